@@ -1,0 +1,164 @@
+"""LoCoMo turn-level evidence recall: Engram's hybrid recall vs BM25 alone vs vectors alone.
+
+    python bench/locomo.py ../shared/data/locomo10.json [--conversations N] [--embedder local]
+
+Each conversation is imported into its own store (session dates as message times, dia_ids as
+message ids); every question is recalled and R@k = share of its evidence turns found in the top k.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory import ChatMessage, Engram  # noqa: E402
+from memory.embed import make_embedder  # noqa: E402
+from memory.index import Filters  # noqa: E402
+
+KS = (5, 10, 25, 50)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
+
+
+def parse_session_time(text: str) -> datetime:
+    """'1:56 pm on 8 May, 2023' → an aware UTC datetime."""
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+
+
+def normalise_evidence(raw: list[str]) -> tuple[set[str], int]:
+    """Evidence ids as D<session>:<turn>; malformed strings ('D8:6; D9:17', 'D:11:26', 'D30:05') fixed."""
+    found, repaired = set(), 0
+    for item in raw:
+        matches = EVIDENCE.findall(str(item))
+        canonical = {f"D{int(a)}:{int(b)}" for a, b in matches}
+        if len(matches) != 1 or canonical != {str(item).strip()}:
+            repaired += 1
+        found |= canonical
+    return found, repaired
+
+
+def conversation_messages(conv: dict) -> list[ChatMessage]:
+    speaker_a = conv["speaker_a"]
+    messages = []
+    session = 1
+    while f"session_{session}" in conv:
+        start = parse_session_time(conv[f"session_{session}_date_time"])
+        for offset, turn in enumerate(conv[f"session_{session}"]):
+            text = turn["text"]
+            if turn.get("blip_caption"):
+                text = f"{text} [shares a photo: {turn['blip_caption']}]"
+            messages.append(ChatMessage(
+                content=text, role="user" if turn["speaker"] == speaker_a else "assistant",
+                session_id=f"session_{session}", at=start + timedelta(seconds=30 * offset),
+                message_id=turn["dia_id"], speaker=turn["speaker"],
+            ))
+        session += 1
+    return messages
+
+
+def ranked_message_ids(ids_in_order: list[str | None]) -> list[str]:
+    seen, out = set(), []
+    for message_id in ids_in_order:
+        if message_id and message_id not in seen:
+            seen.add(message_id)
+            out.append(message_id)
+    return out
+
+
+def baseline_rankings(eng: Engram, question: str, message_of: dict[int, str]) -> dict[str, list[str]]:
+    keep = eng.index.mask(Filters(as_of=float("inf"), types=("chat_turn",)))
+    bm25 = eng.index.bm25(eng.tokenize(question), keep, max(KS))
+    vectors = eng.index.cosine(eng.embedder.embed([question])[0], keep, max(KS))
+    return {
+        "bm25": ranked_message_ids([message_of.get(i) for i, _ in bm25]),
+        "vectors": ranked_message_ids([message_of.get(i) for i, _ in vectors]),
+    }
+
+
+def run(path: Path, conversations: int | None, embedder_spec: str) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))[:conversations]
+    embedder = make_embedder(embedder_spec)
+    hits: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    stats = {"questions": 0, "skipped_no_evidence": 0, "repaired_evidence": 0, "turns": 0,
+             "import_s": 0.0, "recall_ms": []}
+    for sample in data:
+        with tempfile.TemporaryDirectory() as home:
+            eng = Engram(home, embedder=embedder)
+            messages = conversation_messages(sample["conversation"])
+            started = time.perf_counter()
+            eng.import_messages(messages)
+            eng.graph()
+            stats["import_s"] += time.perf_counter() - started
+            stats["turns"] += len(messages)
+            message_of = {mid: msg for mid, msg in eng.store.query("SELECT id, message_id FROM memories")}
+            for qa in sample["qa"]:
+                evidence, repaired = normalise_evidence(qa.get("evidence", []))
+                stats["repaired_evidence"] += repaired
+                if not evidence:
+                    stats["skipped_no_evidence"] += 1
+                    continue
+                stats["questions"] += 1
+                t0 = time.perf_counter()
+                result = eng.recall(qa["question"], k=max(KS))
+                stats["recall_ms"].append((time.perf_counter() - t0) * 1000)
+                rankings = {"engram": ranked_message_ids([r.unit.message_id for r in result.results])}
+                rankings.update(baseline_rankings(eng, qa["question"], message_of))
+                category = CATEGORIES.get(qa.get("category"), str(qa.get("category")))
+                for system, ranking in rankings.items():
+                    for k in KS:
+                        score = len(evidence & set(ranking[:k])) / len(evidence)
+                        hits[(system, "overall")][k].append(score)
+                        hits[(system, category)][k].append(score)
+            eng.close()
+        print(f"  {sample['sample_id']}: {len(messages)} turns", file=sys.stderr, flush=True)
+    return {"hits": hits, "stats": stats}
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+def print_table(outcome: dict) -> None:
+    hits, stats = outcome["hits"], outcome["stats"]
+    groups = ["overall"] + list(CATEGORIES.values())
+    print(f"\nLoCoMo turn-level evidence recall — {stats['questions']} questions, {stats['turns']} turns "
+          f"({stats['skipped_no_evidence']} without evidence skipped, {stats['repaired_evidence']} "
+          f"malformed evidence strings repaired)\n")
+    print(f"| group | n | system | R@5 | R@10 | R@25 | R@50 | R@10 vs BM25 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for group in groups:
+        base = mean(hits[("bm25", group)][10])
+        for system in ("engram", "bm25", "vectors"):
+            row = hits[(system, group)]
+            if not row[10]:
+                continue
+            values = " | ".join(f"{mean(row[k]):.3f}" for k in KS)
+            ratio = mean(row[10]) / base if base else float("nan")
+            print(f"| {group} | {len(row[10])} | {system} | {values} | {ratio:.2f}× |")
+    latencies = sorted(stats["recall_ms"])
+    if latencies:
+        p50 = latencies[len(latencies) // 2]
+        p95 = latencies[int(len(latencies) * 0.95) - 1]
+        print(f"\nimport: {stats['import_s']:.1f} s for {stats['turns']} turns "
+              f"({stats['turns'] / stats['import_s']:.0f} turns/s); recall p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("locomo", type=Path, help="path to locomo10.json")
+    parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
+    parser.add_argument("--embedder", default="local")
+    args = parser.parse_args()
+    print_table(run(args.locomo, args.conversations, args.embedder))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""The command line: `python -m memory COMMAND …` (SPEC §4.2)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .clock import iso, parse_when
+from .errors import BadInputError, EngramError
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", default=argparse.SUPPRESS, help="data folder (default $ENGRAM_HOME or ~/.engram)")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+    common.add_argument("--embedder", default=argparse.SUPPRESS,
+                        help="local (default), hash, or ollama:<model> (default $ENGRAM_EMBEDDER)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(prog="python -m memory", parents=[common],
+                                     description="Engram: a personal memory with two clocks and sources.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("remember", parents=[common], help="write one chat message")
+    p.add_argument("text")
+    p.add_argument("--at", help="when it was said (ISO date or datetime)")
+    p.add_argument("--session", default="default")
+    p.add_argument("--role", default="user", choices=["user", "assistant"])
+    p.add_argument("--id", dest="message_id", help="the message's own id")
+
+    p = sub.add_parser("import-chat", parents=[common], help="import a JSONL chat file")
+    p.add_argument("file")
+
+    p = sub.add_parser("recall", parents=[common], help="recall memories for a query")
+    p.add_argument("query", nargs="?")
+    p.add_argument("--as-of", help="what was valid then (ISO date or datetime)")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--batch", help="JSONL file of {query, as_of?, k?}: one JSON result per line")
+
+    sub.add_parser("health", parents=[common], help="health figures")
+    p = sub.add_parser("export", parents=[common], help="export everything to a folder")
+    p.add_argument("dir")
+    p = sub.add_parser("forget", parents=[common], help="forget one memory for good")
+    p.add_argument("id", type=int)
+    p.add_argument("--reason", default="")
+    sub.add_parser("reembed", parents=[common], help="re-embed all memories with the current embedder")
+    return parser
+
+
+def _open(args, **kwargs):
+    from .embed import make_embedder
+    from .engram import Engram
+
+    embedder = make_embedder(getattr(args, "embedder", None))
+    return Engram(getattr(args, "home", None), embedder=embedder, **kwargs)
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="msg", file=sys.stderr, disable=not enabled or None)
+
+
+def _emit(args, data, human: str) -> None:
+    print(json.dumps(data, ensure_ascii=False) if getattr(args, "json", False) else human)
+
+
+def cmd_remember(args) -> int:
+    at = parse_when(args.at, what="--at date")
+    with _open(args) as eng:
+        report = eng.remember(args.text, at=at, session_id=args.session, role=args.role,
+                              message_id=args.message_id)
+    _emit(args, report.as_json(),
+          f"remembered: {report.memories} memories, {report.superseded} superseded, "
+          f"{report.confirmations} confirmed (turn #{report.turn_ids[0]})")
+    return 0
+
+
+def cmd_import_chat(args) -> int:
+    from .chatlog import read_jsonl
+
+    messages = read_jsonl(args.file)
+    with _open(args) as eng:
+        with _progress(len(messages), "importing", not getattr(args, "json", False)) as bar:
+            report = eng.import_messages(messages, progress=bar.update)
+    _emit(args, report.as_json(),
+          f"imported {report.turns} messages: {report.memories} memories, {report.superseded} superseded, "
+          f"{report.entities} entities")
+    return 0
+
+
+def _read_batch(path: str) -> list[dict]:
+    file = Path(path)
+    if not file.is_file():
+        raise BadInputError(f"batch file {path} does not exist")
+    queries = []
+    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BadInputError(f"{path}:{number}: malformed JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("query"), str):
+            raise BadInputError(f"{path}:{number}: expected an object with a string 'query'")
+        obj["as_of"] = parse_when(obj.get("as_of"), what=f"'as_of' in {path}:{number}")
+        queries.append(obj)
+    return queries
+
+
+def cmd_recall(args) -> int:
+    if args.batch:
+        queries = _read_batch(args.batch)
+        with _open(args, read_only=False) as eng:
+            for q in queries:
+                result = eng.recall(q["query"], as_of=q["as_of"], k=int(q.get("k") or args.k))
+                print(json.dumps(result.as_json(), ensure_ascii=False), flush=True)
+        return 0
+    if not args.query:
+        raise BadInputError("recall needs a QUERY or --batch FILE")
+    as_of = parse_when(args.as_of, what="--as-of date")
+    with _open(args) as eng:
+        result = eng.recall(args.query, as_of=as_of, k=args.k)
+    if getattr(args, "json", False):
+        print(json.dumps(result.as_json(), ensure_ascii=False))
+        return 0
+    print(f"as of {iso(result.as_of)} — {'confident' if result.confident else 'NOT confident'}")
+    for number, rec in enumerate(result.results, start=1):
+        u, src = rec.unit, rec.provenance
+        where = src.ref or "-"
+        if src.lines:
+            where += f":{src.lines[0]}-{src.lines[1]}"
+        if src.message_id:
+            where += f" #{src.message_id}"
+        state = "valid" if rec.valid else f"superseded by {u.superseded_by}"
+        print(f"{number:2}. [{u.type}] {u.content}\n    id {u.id} · score {rec.score} · {state} · "
+              f"from {iso(u.valid_from)} · {src.kind} {where}")
+    return 0
+
+
+def cmd_health(args) -> int:
+    with _open(args) as eng:
+        figures = eng.health()
+    lines = [f"{k}: {v}" for k, v in figures.items()]
+    _emit(args, figures, "\n".join(lines))
+    return 0
+
+
+def cmd_export(args) -> int:
+    with _open(args) as eng:
+        counts = eng.export(args.dir)
+    _emit(args, {"dir": args.dir, "counts": counts},
+          f"exported to {args.dir}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    return 0
+
+
+def cmd_forget(args) -> int:
+    with _open(args) as eng:
+        eng.forget(args.id, reason=args.reason)
+    _emit(args, {"forgotten": args.id}, f"forgot memory {args.id} (an audit line records that, not the content)")
+    return 0
+
+
+def cmd_reembed(args) -> int:
+    with _open(args, allow_embedder_change=True) as eng:
+        total = eng.store.count("memories")
+        with _progress(total, "re-embedding", not getattr(args, "json", False)) as bar:
+            count = eng.reembed(progress=bar.update)
+    _emit(args, {"reembedded": count}, f"re-embedded {count} memories with {eng.embedder.name}")
+    return 0
+
+
+COMMANDS = {
+    "remember": cmd_remember, "import-chat": cmd_import_chat, "recall": cmd_recall,
+    "health": cmd_health, "export": cmd_export, "forget": cmd_forget, "reembed": cmd_reembed,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except BadInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except EngramError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

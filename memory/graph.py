@@ -1,0 +1,207 @@
+"""A networkx MultiDiGraph view of entities, events, sources and memories.
+
+DuckDB is the source of truth: the graph is built from it once and then updated incrementally
+by the writer. Node keys: `e:<id>` entity, `m:<id>` memory, `s:<id>` source, `v:<id>` event.
+"""
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from itertools import combinations
+from typing import Iterable
+
+import networkx as nx
+
+from .clock import ensure_utc, to_epoch
+from .model import MemoryUnit
+from .store import Store, py_time
+
+MAX_CO_OCCURRING = 8  # entities per memory linked pairwise by co_occurs
+
+
+def entity_node(entity_id: int) -> str:
+    return f"e:{entity_id}"
+
+
+def memory_node(memory_id: int) -> str:
+    return f"m:{memory_id}"
+
+
+def source_node(source_id: int) -> str:
+    return f"s:{source_id}"
+
+
+def event_node(event_id: int) -> str:
+    return f"v:{event_id}"
+
+
+class MemoryGraph:
+    """Entity–event–source–memory graph with validity on memory nodes and on edges."""
+
+    def __init__(self) -> None:
+        self.g = nx.MultiDiGraph()
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def from_store(cls, store: Store) -> "MemoryGraph":
+        graph = cls()
+        with graph._lock:
+            g = graph.g
+            for id_, name, label, qualifier in store.query("SELECT id, name, label, qualifier FROM entities"):
+                g.add_node(entity_node(id_), kind="entity", name=name, label=label, qualifier=qualifier)
+            for id_, kind, ref, title, deleted in store.query(
+                "SELECT id, kind, ref, title, deleted_at FROM sources"
+            ):
+                g.add_node(source_node(id_), kind="source", source_kind=kind, ref=ref, title=title,
+                           deleted_at=py_time(deleted))
+            for row in store.query(
+                """SELECT id, type, valid_from, valid_until, recorded_at, superseded_at, source_id,
+                          event_id, archived, substr(content, 1, 120) FROM memories"""
+            ):
+                graph._add_memory_row(*row)
+            entities_of: dict[int, list[int]] = {}
+            for memory_id, entity_id in store.query("SELECT memory_id, entity_id FROM memory_entities"):
+                entities_of.setdefault(memory_id, []).append(entity_id)
+            for memory_id, entity_ids in entities_of.items():
+                graph._link_entities(memory_id, entity_ids)
+            for src, dst, kind, valid_from, valid_until in store.query(
+                "SELECT src, dst, kind, valid_from, valid_until FROM edges"
+            ):
+                g.add_edge(src, dst, key=kind, kind=kind, valid_from=py_time(valid_from),
+                           valid_until=py_time(valid_until))
+        return graph
+
+    def _add_memory_row(self, id_, type_, valid_from, valid_until, recorded_at, superseded_at,
+                        source_id, event_id, archived, label) -> None:
+        node = memory_node(id_)
+        self.g.add_node(
+            node, kind="memory", type=type_, label=label, valid_from=py_time(valid_from),
+            valid_until=py_time(valid_until), recorded_at=py_time(recorded_at),
+            superseded_at=py_time(superseded_at), archived=bool(archived),
+        )
+        if source_id is not None:
+            self.g.add_edge(node, source_node(source_id), key="from_source", kind="from_source")
+        if event_id is not None:
+            self.g.add_edge(node, event_node(event_id), key="from_event", kind="from_event")
+
+    def _link_entities(self, memory_id: int, entity_ids: list[int]) -> None:
+        node = memory_node(memory_id)
+        for entity_id in entity_ids:
+            self.g.add_edge(node, entity_node(entity_id), key="mentions", kind="mentions")
+        for a, b in combinations(sorted(set(entity_ids))[:MAX_CO_OCCURRING], 2):
+            self.g.add_edge(entity_node(a), entity_node(b), key="co_occurs", kind="co_occurs")
+
+    # ------------------------------------------------------- incremental updates
+    def add_entity(self, entity_id: int, name: str, label: str, qualifier: str | None = None) -> None:
+        with self._lock:
+            if entity_node(entity_id) not in self.g:
+                self.g.add_node(entity_node(entity_id), kind="entity", name=name, label=label,
+                                qualifier=qualifier)
+
+    def add_source(self, source_id: int, kind: str, ref: str, title: str | None = None) -> None:
+        with self._lock:
+            self.g.add_node(source_node(source_id), kind="source", source_kind=kind, ref=ref,
+                            title=title, deleted_at=None)
+
+    def add_memory(self, unit: MemoryUnit, entity_ids: Iterable[int]) -> None:
+        with self._lock:
+            self._add_memory_row(unit.id, unit.type, unit.valid_from, unit.valid_until, unit.recorded_at,
+                                 unit.superseded_at, unit.source_id, unit.event_id, unit.archived,
+                                 unit.content[:120])
+            self._link_entities(unit.id, list(entity_ids))
+
+    def add_edge(self, src: str, dst: str, kind: str, valid_from: datetime | None = None,
+                 valid_until: datetime | None = None) -> None:
+        with self._lock:
+            self.g.add_edge(src, dst, key=kind, kind=kind, valid_from=valid_from, valid_until=valid_until)
+
+    def close_memory(self, memory_id: int, *, valid_until: datetime | None = None,
+                     superseded_at: datetime | None = None) -> None:
+        with self._lock:
+            attrs = self.g.nodes.get(memory_node(memory_id))
+            if attrs is None:
+                return
+            if valid_until is not None:
+                attrs["valid_until"] = valid_until
+            if superseded_at is not None:
+                attrs["superseded_at"] = superseded_at
+
+    def set_memory_attr(self, memory_id: int, **attrs) -> None:
+        with self._lock:
+            node = self.g.nodes.get(memory_node(memory_id))
+            if node is not None:
+                node.update(attrs)
+
+    def remove_memory(self, memory_id: int) -> None:
+        with self._lock:
+            if memory_node(memory_id) in self.g:
+                self.g.remove_node(memory_node(memory_id))
+
+    # ------------------------------------------------------------------ reads
+    def node_valid(self, node: str, as_of: datetime) -> bool:
+        attrs = self.g.nodes.get(node)
+        if attrs is None:
+            return False
+        kind = attrs.get("kind")
+        if kind == "memory":
+            t = to_epoch(as_of)
+            return (
+                not attrs.get("archived")
+                and to_epoch(attrs.get("recorded_at"), none_is=float("-inf")) <= t
+                and to_epoch(attrs.get("valid_from"), none_is=float("-inf")) <= t
+                and to_epoch(attrs.get("valid_until")) > t
+                and to_epoch(attrs.get("superseded_at")) > t
+            )
+        if kind == "source" and attrs.get("deleted_at") is not None:
+            return attrs["deleted_at"] > ensure_utc(as_of)
+        return True
+
+    def _edge_valid(self, data: dict, as_of: datetime) -> bool:
+        t = to_epoch(as_of)
+        return (to_epoch(data.get("valid_from"), none_is=float("-inf")) <= t
+                and to_epoch(data.get("valid_until")) > t)
+
+    def neighbours(self, node: str, as_of: datetime, kinds: set[str] | None = None) -> list[tuple[str, str]]:
+        """(neighbour, edge kind) pairs around `node`, both directions, valid at `as_of`."""
+        with self._lock:
+            if node not in self.g:
+                return []
+            found: dict[tuple[str, str], None] = {}
+            edges = [(v, d) for _, v, d in self.g.out_edges(node, data=True)]
+            edges += [(u, d) for u, _, d in self.g.in_edges(node, data=True)]
+            for other, data in edges:
+                kind = data.get("kind", "")
+                if kinds and kind not in kinds:
+                    continue
+                if self._edge_valid(data, as_of) and self.node_valid(other, as_of):
+                    found[(other, kind)] = None
+            return list(found)
+
+    def memories_about(self, entity_id: int, as_of: datetime) -> list[int]:
+        """Memories mentioning an entity, valid at `as_of`."""
+        return [int(n[2:]) for n, kind in self.neighbours(entity_node(entity_id), as_of, {"mentions"})]
+
+    def degree(self, node: str) -> int:
+        with self._lock:
+            return self.g.degree(node) if node in self.g else 0
+
+    def subgraph_around(self, node: str, as_of: datetime, hops: int = 1, limit: int = 150) -> nx.MultiDiGraph:
+        """A bounded neighbourhood for display: breadth-first up to `hops`, at most `limit` nodes."""
+        with self._lock:
+            keep = [node]
+            frontier = [node]
+            seen = {node}
+            for _ in range(hops):
+                nxt = []
+                for current in frontier:
+                    for other, _kind in self.neighbours(current, as_of):
+                        if other not in seen and len(seen) < limit:
+                            seen.add(other)
+                            keep.append(other)
+                            nxt.append(other)
+                frontier = nxt
+            return self.g.subgraph(keep).copy()
+
+    def __len__(self) -> int:
+        return self.g.number_of_nodes()

@@ -1,0 +1,267 @@
+"""In-memory hybrid index over every recallable row: BM25 postings, unit vectors, validity arrays.
+
+Rebuilt from the store at start (tokens and vectors are stored, so no re-embedding) and kept
+current as memories are added, superseded, archived and forgotten.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from .clock import to_epoch
+from .model import RESULT_TYPES, MemoryUnit
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+TYPE_CODES = {name: code for code, name in enumerate(RESULT_TYPES)}
+
+
+@dataclass
+class Filters:
+    """Metadata filters applied before ranking."""
+
+    as_of: float  # epoch seconds
+    types: tuple[str, ...] | None = None
+    session_id: str | None = None
+    source_id: int | None = None
+    include_archived: bool = False
+    include_invalid: bool = False  # keep superseded/expired rows (history views)
+
+
+class _Postings:
+    __slots__ = ("rows", "tfs", "_rows_np", "_tfs_np")
+
+    def __init__(self) -> None:
+        self.rows: list[int] = []
+        self.tfs: list[int] = []
+        self._rows_np: np.ndarray | None = None
+        self._tfs_np: np.ndarray | None = None
+
+    def add(self, row: int, tf: int) -> None:
+        self.rows.append(row)
+        self.tfs.append(tf)
+        self._rows_np = None
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._rows_np is None:
+            self._rows_np = np.fromiter(self.rows, dtype=np.int64, count=len(self.rows))
+            self._tfs_np = np.fromiter(self.tfs, dtype=np.float32, count=len(self.tfs))
+        return self._rows_np, self._tfs_np
+
+
+class HybridIndex:
+    """BM25 + cosine search with validity masks; rows are append-only, ids map to rows."""
+
+    def __init__(self, dim: int, capacity: int = 1024) -> None:
+        self.dim = dim
+        self._lock = threading.RLock()
+        self.size = 0
+        self.row_of: dict[int, int] = {}
+        self._alloc(capacity)
+        self.postings: dict[str, _Postings] = {}
+        self.total_len = 0
+        self.live_docs = 0
+
+    def _alloc(self, capacity: int) -> None:
+        def grow(old: np.ndarray | None, shape: tuple, dtype, fill) -> np.ndarray:
+            new = np.full(shape, fill, dtype=dtype)
+            if old is not None:
+                new[: self.size] = old[: self.size]
+            return new
+
+        cur = getattr(self, "ids", None)
+        self.ids = grow(cur, (capacity,), np.int64, -1)
+        self.vectors = grow(getattr(self, "vectors", None), (capacity, self.dim), np.float32, 0)
+        self.recorded = grow(getattr(self, "recorded", None), (capacity,), np.float64, np.inf)
+        self.valid_from = grow(getattr(self, "valid_from", None), (capacity,), np.float64, np.inf)
+        self.valid_until = grow(getattr(self, "valid_until", None), (capacity,), np.float64, np.inf)
+        self.superseded = grow(getattr(self, "superseded", None), (capacity,), np.float64, np.inf)
+        self.archived = grow(getattr(self, "archived", None), (capacity,), bool, False)
+        self.alive = grow(getattr(self, "alive", None), (capacity,), bool, False)
+        self.type_code = grow(getattr(self, "type_code", None), (capacity,), np.int8, -1)
+        self.source = grow(getattr(self, "source", None), (capacity,), np.int64, -1)
+        self.doc_len = grow(getattr(self, "doc_len", None), (capacity,), np.float32, 0)
+        self.relevance = grow(getattr(self, "relevance", None), (capacity,), np.float32, 1.0)
+        self.sessions: list[str | None] = getattr(self, "sessions", [])
+        self.capacity = capacity
+
+    # ------------------------------------------------------------------ writes
+    def add(self, *, memory_id: int, type_: str, tokens: list[str], vector: np.ndarray,
+            valid_from: float, valid_until: float, recorded: float, superseded: float,
+            archived: bool = False, session_id: str | None = None, source_id: int | None = None,
+            relevance: float = 1.0) -> None:
+        with self._lock:
+            if memory_id in self.row_of:
+                return
+            if self.size == self.capacity:
+                self._alloc(self.capacity * 2)
+            row = self.size
+            self.size += 1
+            self.row_of[memory_id] = row
+            self.ids[row] = memory_id
+            self.vectors[row] = vector
+            self.valid_from[row] = valid_from
+            self.valid_until[row] = valid_until
+            self.recorded[row] = recorded
+            self.superseded[row] = superseded
+            self.archived[row] = archived
+            self.relevance[row] = relevance
+            self.alive[row] = True
+            self.type_code[row] = TYPE_CODES.get(type_, -1)
+            self.source[row] = source_id if source_id is not None else -1
+            self.sessions.append(session_id)
+            self.doc_len[row] = len(tokens)
+            self.total_len += len(tokens)
+            self.live_docs += 1
+            for term, tf in Counter(tokens).items():
+                postings = self.postings.get(term)
+                if postings is None:
+                    postings = self.postings[term] = _Postings()
+                postings.add(row, tf)
+
+    def add_unit(self, unit: MemoryUnit, tokens: list[str], vector: np.ndarray) -> None:
+        self.add(
+            memory_id=unit.id, type_=unit.type, tokens=tokens, vector=vector,
+            valid_from=to_epoch(unit.valid_from, none_is=-np.inf), valid_until=to_epoch(unit.valid_until),
+            recorded=to_epoch(unit.recorded_at, none_is=-np.inf), superseded=to_epoch(unit.superseded_at),
+            archived=unit.archived, session_id=unit.session_id, source_id=unit.source_id,
+            relevance=unit.relevance,
+        )
+
+    def set_times(self, memory_id: int, *, valid_until: float | None = None,
+                  superseded: float | None = None) -> None:
+        with self._lock:
+            row = self.row_of.get(memory_id)
+            if row is None:
+                return
+            if valid_until is not None:
+                self.valid_until[row] = valid_until
+            if superseded is not None:
+                self.superseded[row] = superseded
+
+    def set_archived(self, memory_id: int, archived: bool) -> None:
+        with self._lock:
+            row = self.row_of.get(memory_id)
+            if row is not None:
+                self.archived[row] = archived
+
+    def set_relevance(self, memory_id: int, relevance: float) -> None:
+        with self._lock:
+            row = self.row_of.get(memory_id)
+            if row is not None:
+                self.relevance[row] = relevance
+
+    def remove(self, memory_id: int) -> None:
+        """Forget: the row is never returned again (postings are filtered by `alive`)."""
+        with self._lock:
+            row = self.row_of.pop(memory_id, None)
+            if row is not None and self.alive[row]:
+                self.alive[row] = False
+                self.total_len -= int(self.doc_len[row])
+                self.live_docs -= 1
+                self.vectors[row] = 0
+
+    # ------------------------------------------------------------------- reads
+    def mask(self, filters: Filters) -> np.ndarray:
+        n = self.size
+        keep = self.alive[:n].copy()
+        if not filters.include_archived:
+            keep &= ~self.archived[:n]
+        if not filters.include_invalid:
+            t = filters.as_of
+            keep &= self.recorded[:n] <= t
+            keep &= self.valid_from[:n] <= t
+            keep &= self.valid_until[:n] > t
+            keep &= self.superseded[:n] > t
+        else:
+            keep &= self.recorded[:n] <= filters.as_of
+        if filters.types:
+            codes = [TYPE_CODES[t] for t in filters.types if t in TYPE_CODES]
+            keep &= np.isin(self.type_code[:n], codes)
+        if filters.source_id is not None:
+            keep &= self.source[:n] == filters.source_id
+        if filters.session_id is not None:
+            keep &= np.fromiter((s == filters.session_id for s in self.sessions[:n]), bool, n)
+        return keep
+
+    def is_valid(self, memory_id: int, as_of: float) -> bool:
+        row = self.row_of.get(memory_id)
+        if row is None:
+            return False
+        return bool(
+            self.recorded[row] <= as_of and self.valid_from[row] <= as_of
+            and self.valid_until[row] > as_of and self.superseded[row] > as_of
+        )
+
+    def bm25(self, terms: list[str], keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        """Top rows by BM25 among `keep`, as (memory_id, score)."""
+        with self._lock:
+            if not terms or self.live_docs == 0:
+                return []
+            n = self.size
+            avg_len = max(self.total_len / max(self.live_docs, 1), 1.0)
+            scores = np.zeros(n, dtype=np.float32)
+            for term, query_tf in Counter(terms).items():
+                postings = self.postings.get(term)
+                if postings is None:
+                    continue
+                rows, tfs = postings.arrays()
+                df = len(rows)
+                idf = math.log(1.0 + (self.live_docs - df + 0.5) / (df + 0.5))
+                norm = tfs + BM25_K1 * (1.0 - BM25_B + BM25_B * self.doc_len[rows] / avg_len)
+                scores[rows] += query_tf * idf * tfs * (BM25_K1 + 1.0) / norm
+            scores[~keep] = 0.0
+            return self._top(scores, limit, positive_only=True)
+
+    def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        """Top rows by cosine similarity among `keep`, as (memory_id, similarity)."""
+        with self._lock:
+            n = self.size
+            if n == 0:
+                return []
+            scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
+            scores[~keep] = -np.inf
+            return self._top(scores, limit, positive_only=False)
+
+    def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
+        limit = min(limit, len(scores))
+        if limit <= 0:
+            return []
+        candidates = np.argpartition(-scores, limit - 1)[:limit]
+        candidates = candidates[np.argsort(-scores[candidates], kind="stable")]
+        out = []
+        for row in candidates:
+            score = float(scores[row])
+            if score == -np.inf or (positive_only and score <= 0.0):
+                continue
+            out.append((int(self.ids[row]), score))
+        return out
+
+    def term_coverage(self, memory_id: int, terms: list[str]) -> float:
+        """Share of the distinct query terms that occur in a row."""
+        unique = set(terms)
+        row = self.row_of.get(memory_id)
+        if not unique or row is None:
+            return 0.0
+        hits = sum(1 for term in unique if term in self.postings and row in self.postings[term].arrays()[0])
+        return hits / len(unique)
+
+    def attrs(self, memory_id: int) -> tuple[float, float] | None:
+        """(relevance, valid_from epoch) of a row."""
+        row = self.row_of.get(memory_id)
+        if row is None:
+            return None
+        return float(self.relevance[row]), float(self.valid_from[row])
+
+    def rows_with_term(self, term: str) -> list[int]:
+        postings = self.postings.get(term)
+        if postings is None:
+            return []
+        return [int(self.ids[row]) for row in postings.rows if self.alive[row]]
+
+    def __len__(self) -> int:
+        return self.live_docs

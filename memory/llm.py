@@ -1,0 +1,335 @@
+"""The chat-model seam: Ollama through llama-index, and Ollama embeddings.
+
+Every failure of the model server surfaces as ModelUnavailableError with a hint how to start it.
+Nothing here touches llama-index's global `Settings`, so nothing can fall back to OpenAI.
+"""
+from __future__ import annotations
+
+import os
+from contextlib import closing
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Sequence
+from urllib.parse import urlsplit
+
+import httpx
+import numpy as np
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
+from llama_index.llms.ollama import Ollama
+from ollama import Client, ResponseError
+
+from .errors import BadInputError, ModelUnavailableError
+
+DEFAULT_URL = "http://127.0.0.1:11434"
+DEFAULT_MODEL = "qwen2.5:7b"
+DEFAULT_EMBED_MODEL = "bge-m3"
+DEFAULT_CONTEXT_WINDOW = 8192
+DEFAULT_TIMEOUT = 120.0
+PROBE_TIMEOUT = 3.0
+OLLAMA_PORT = 11434
+
+_ROLES = {"system", "user", "assistant", "tool"}
+# What the ollama client and httpx raise when the server is missing, slow or answers badly;
+# ValueError covers json.JSONDecodeError and pydantic.ValidationError.
+_CLIENT_FAILURES = (OSError, httpx.HTTPError, ResponseError, ValueError, KeyError, TypeError)
+
+
+@dataclass(frozen=True)
+class OllamaSettings:
+    """Where Ollama is and which chat model to use."""
+
+    base_url: str
+    model: str
+
+
+def normalise_url(value: str) -> str:
+    """'host', 'host:port' or a URL -> 'scheme://host[:port]'; a bare host gets http and 11434."""
+    value = value.strip()
+    has_scheme = "://" in value
+    parts = urlsplit(value if has_scheme else f"http://{value}")
+    host = parts.hostname or "127.0.0.1"
+    # A server's bind address (OLLAMA_HOST=0.0.0.0) is not an address to connect to.
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port or (None if has_scheme else OLLAMA_PORT)
+    except ValueError:
+        raise BadInputError(f"Ollama URL {value!r} has an invalid port") from None
+    netloc = f"{host}:{port}" if port else host
+    return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
+
+
+def ollama_settings_from_env() -> OllamaSettings:
+    """ENGRAM_OLLAMA_URL, else OLLAMA_HOST, else the local default; ENGRAM_MODEL for the model."""
+    url = _env("ENGRAM_OLLAMA_URL") or _env("OLLAMA_HOST")
+    model = _env("ENGRAM_MODEL") or DEFAULT_MODEL
+    return OllamaSettings(base_url=normalise_url(url) if url else DEFAULT_URL, model=model)
+
+
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def how_to_start_ollama(model: str = DEFAULT_MODEL) -> str:
+    """Step-by-step text for getting a local model running."""
+    return (
+        "To chat with a local model:\n"
+        "  1. Install Ollama: https://ollama.com/download\n"
+        "  2. Start the server: ollama serve\n"
+        f"  3. Pull the model: ollama pull {model}\n"
+        "Or point Engram at a running server: set ENGRAM_OLLAMA_URL (e.g. http://127.0.0.1:11434)."
+    )
+
+
+def describe_failure(exc: BaseException, model: str, timeout: float) -> str:
+    """A short sentence saying what went wrong talking to Ollama."""
+    if isinstance(exc, httpx.TimeoutException):
+        return f"no answer within {timeout:g} s (timed out)"
+    if isinstance(exc, (ConnectionError, httpx.ConnectError)):
+        return "could not connect (connection refused or host unreachable)"
+    if isinstance(exc, ResponseError):
+        if exc.status_code == 404:
+            return f"the server has no model {model!r} ({exc.error}); run `ollama pull {model}`"
+        if exc.status_code == -1:
+            return f"the server reported an error mid-reply: {exc.error}"
+        return f"the server answered HTTP {exc.status_code}: {exc.error}"
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
+        return "the connection closed before the reply was complete"
+    if isinstance(exc, (ValueError, KeyError, TypeError)):
+        first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return f"the reply was not valid Ollama JSON ({first_line})"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def unavailable(base_url: str, model: str, what: str, when: str = "") -> ModelUnavailableError:
+    """The error to raise, naming the server and model, with the how-to-start hint."""
+    where = f"Ollama at {base_url} (model {model!r})"
+    hint = how_to_start_ollama(model)
+    return ModelUnavailableError(f"{where} is unavailable{when}: {what}.\n{hint}")
+
+
+def model_matches(wanted: str, names: Sequence[str]) -> bool:
+    """True if `wanted` is pulled; an untagged name means ':latest' as in Ollama."""
+    return wanted in names or (":" not in wanted and f"{wanted}:latest" in names)
+
+
+def fetch_models(base_url: str, timeout: float) -> list[str]:
+    """Names of the pulled models, from GET /api/tags; raises the client's own errors."""
+    with Client(host=base_url, timeout=timeout) as client:
+        return [m.model for m in client.list().models if m.model]
+
+
+def to_chat_messages(messages: Sequence[Mapping[str, str]]) -> list[ChatMessage]:
+    """[{role, content}] -> llama-index ChatMessages; an unknown role is bad input."""
+    converted = []
+    for message in messages:
+        role = message.get("role")
+        if role not in _ROLES:
+            raise BadInputError(f"message role {role!r} is not one of {sorted(_ROLES)}")
+        converted.append(ChatMessage(role=MessageRole(role), content=message.get("content", "")))
+    return converted
+
+
+@dataclass(frozen=True)
+class ModelStatus:
+    """Whether Ollama answers at base_url and has the chat model pulled."""
+
+    base_url: str
+    model: str
+    reachable: bool
+    model_present: bool
+    models: tuple[str, ...] = ()
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.reachable and self.model_present
+
+    @property
+    def hint(self) -> str:
+        """How to fix it, or '' when the model is ready."""
+        return "" if self.ok else how_to_start_ollama(self.model)
+
+
+class ChatModel:
+    """A chat model served by Ollama, reached through llama-index's Ollama client."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        *,
+        context_window: int = DEFAULT_CONTEXT_WINDOW,
+        request_timeout: float = DEFAULT_TIMEOUT,
+        temperature: float = 0.7,
+        probe_timeout: float = PROBE_TIMEOUT,
+    ) -> None:
+        if context_window <= 0:
+            raise BadInputError(f"context_window must be positive, got {context_window}")
+        env = ollama_settings_from_env()
+        self.base_url = normalise_url(base_url) if base_url else env.base_url
+        self.model = model or env.model
+        self.context_window = context_window
+        self.request_timeout = request_timeout
+        self.temperature = temperature
+        self.probe_timeout = probe_timeout
+        self._client = Client(host=self.base_url, timeout=request_timeout)
+        # An explicit context_window keeps llama-index from asking /api/show and sending
+        # the model's full context length as num_ctx.
+        self._llm = Ollama(
+            model=self.model,
+            base_url=self.base_url,
+            context_window=context_window,
+            request_timeout=request_timeout,
+            temperature=temperature,
+            client=self._client,
+        )
+
+    def close(self) -> None:
+        """Close the HTTP connections to Ollama."""
+        self._client.close()
+
+    def __enter__(self) -> "ChatModel":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def llm(self) -> Ollama:
+        """The llama-index LLM, for components that need one passed explicitly."""
+        return self._llm
+
+    def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
+        """Yield the reply's text deltas; a failure, even midway, raises ModelUnavailableError."""
+        chat_messages = to_chat_messages(messages)
+        done = False
+        try:
+            with closing(self._llm.stream_chat(chat_messages)) as responses:
+                for response in responses:
+                    done = bool((response.raw or {}).get("done"))
+                    if response.delta:
+                        yield response.delta
+        except _CLIENT_FAILURES as exc:
+            raise self._unavailable(exc, " while streaming a reply") from exc
+        if not done:
+            what = "the reply stream ended before Ollama marked it done"
+            raise unavailable(self.base_url, self.model, what, " while streaming a reply")
+
+    def complete(self, messages: Sequence[Mapping[str, str]]) -> str:
+        """The whole reply as one string."""
+        chat_messages = to_chat_messages(messages)
+        try:
+            response = self._llm.chat(chat_messages)
+        except _CLIENT_FAILURES as exc:
+            raise self._unavailable(exc, " while generating a reply") from exc
+        if (response.raw or {}).get("done") is False:
+            what = "the reply came back without Ollama marking it done"
+            raise unavailable(self.base_url, self.model, what, " while generating a reply")
+        return response.message.content or ""
+
+    def list_models(self) -> list[str]:
+        """Names of the models pulled on the server."""
+        try:
+            return fetch_models(self.base_url, self.probe_timeout)
+        except _CLIENT_FAILURES as exc:
+            raise self._unavailable(exc, " while listing models", self.probe_timeout) from exc
+
+    def available(self) -> ModelStatus:
+        """Probe GET /api/tags with a short timeout; never raises."""
+        url, model = self.base_url, self.model
+        try:
+            models = tuple(fetch_models(url, self.probe_timeout))
+        except _CLIENT_FAILURES as exc:
+            error = f"Ollama at {url}: {describe_failure(exc, model, self.probe_timeout)}"
+            return ModelStatus(url, model, False, False, (), error)
+        present = model_matches(model, models)
+        missing = f"model {model!r} is not pulled at {url}; run `ollama pull {model}`"
+        return ModelStatus(url, model, True, present, models, "" if present else missing)
+
+    def _unavailable(
+        self, exc: BaseException, when: str, timeout: float | None = None
+    ) -> ModelUnavailableError:
+        what = describe_failure(exc, self.model, timeout or self.request_timeout)
+        return unavailable(self.base_url, self.model, what, when)
+
+
+class OllamaEmbedder:
+    """Sentence embeddings from Ollama's POST /api/embed, L2-normalised float32 rows."""
+
+    def __init__(
+        self,
+        model: str = DEFAULT_EMBED_MODEL,
+        base_url: str | None = None,
+        *,
+        batch_size: int = 32,
+        request_timeout: float = 60.0,
+        confident_cosine: float = 0.55,
+    ) -> None:
+        if batch_size <= 0:
+            raise BadInputError(f"batch_size must be positive, got {batch_size}")
+        self.model = model
+        # Models such as bge-m3 score unrelated texts higher than MiniLM does.
+        self.confident_cosine = confident_cosine
+        self.base_url = normalise_url(base_url) if base_url else ollama_settings_from_env().base_url
+        self.batch_size = batch_size
+        self.request_timeout = request_timeout
+        self._dim: int | None = None
+        self._client: Client | None = None
+
+    @property
+    def name(self) -> str:
+        return f"ollama:{self.model}"
+
+    @property
+    def dim(self) -> int:
+        """Vector length, discovered by the first embedding call (a probe if none was made)."""
+        if self._dim is None:
+            self.embed(["dimension probe"])
+        assert self._dim is not None
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One normalised row per text, in order."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        starts = range(0, len(texts), self.batch_size)
+        return np.vstack([self._embed_batch(list(texts[i : i + self.batch_size])) for i in starts])
+
+    def _embed_batch(self, batch: list[str]) -> np.ndarray:
+        try:
+            response = self._get_client().embed(model=self.model, input=batch)
+            vectors = np.asarray(response.embeddings, dtype=np.float32)
+        except _CLIENT_FAILURES as exc:
+            what = describe_failure(exc, self.model, self.request_timeout)
+            raise unavailable(self.base_url, self.model, what, " while embedding") from exc
+        self._check_shape(vectors, len(batch))
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.maximum(norms, np.finfo(np.float32).tiny)
+
+    def _check_shape(self, vectors: np.ndarray, expected_rows: int) -> None:
+        if vectors.ndim != 2 or vectors.shape[0] != expected_rows or vectors.shape[1] == 0:
+            what = f"expected {expected_rows} embeddings, got an array of shape {vectors.shape}"
+            raise unavailable(self.base_url, self.model, what, " while embedding")
+        if self._dim is None:
+            self._dim = int(vectors.shape[1])
+        elif vectors.shape[1] != self._dim:
+            what = f"embedding length changed from {self._dim} to {vectors.shape[1]}"
+            raise unavailable(self.base_url, self.model, what, " while embedding")
+
+    def close(self) -> None:
+        """Close the HTTP connections to Ollama."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> "OllamaEmbedder":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _get_client(self) -> Client:
+        if self._client is None:
+            self._client = Client(host=self.base_url, timeout=self.request_timeout)
+        return self._client

@@ -1,0 +1,227 @@
+"""Three-stage recall: rules → hybrid (BM25 + vectors, RRF) → time filter, rerank, one graph hop."""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from .clock import ensure_utc, from_epoch, to_epoch, utc_now
+from .graph import entity_node, memory_node
+from .index import Filters
+from .model import CHAT_TURN, MemoryUnit, Provenance, RecallResult, Recollection
+from .temporal import recency_weight, valid_at
+
+if TYPE_CHECKING:
+    from .engram import Engram
+
+RRF_K = 60
+CANDIDATES = 100  # per retriever
+RULE_BONUS = 1.0  # an exact rule hit outranks any hybrid score
+NAME_BONUS = 1.0 / (RRF_K + 1)
+NAME_MAX_MEMORIES = 25  # a name mentioned more often than this is no rule, just a keyword
+HOP_SEEDS = 3
+HOP_MAX_DEGREE = 25
+HOP_DISCOUNT = 0.3
+HOP_MAX_ADDED = 5
+CONFIDENT_COVERAGE = 0.6
+SCORE_SCALE = (RRF_K + 1) / 2.0  # a row ranked first by both retrievers scores about 1.0
+
+FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
+SLOT_CUES: dict[str, set[str]] = {
+    "drink_preference": {"coffee", "drink", "drinks", "drinking", "tea", "latte", "beverage",
+                         "咖啡", "喝", "喝什么", "饮料", "茶"},
+    "name": {"name", "called", "名字", "叫", "叫什么"},
+    "home_location": {"live", "living", "home", "moved", "住", "住在", "哪里", "搬"},
+    "employer": {"work", "job", "employer", "company", "工作", "公司", "上班"},
+    "answer_style": {"answer", "answers", "style", "reply", "回答"},
+}
+ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
+
+
+@dataclass
+class Candidate:
+    memory_id: int
+    score: float = 0.0
+    why: list[str] = field(default_factory=list)
+    cosine: float | None = None
+    rule: bool = False
+
+
+def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int = 10,
+           types: tuple[str, ...] | None = None, session_id: str | None = None,
+           source_id: int | None = None, include_archived: bool = False) -> RecallResult:
+    """Recall what is relevant to `query` and valid at `as_of` (default now)."""
+    started = time.perf_counter()
+    as_of = ensure_utc(as_of) if as_of else utc_now()
+    filters = Filters(as_of=to_epoch(as_of), types=types, session_id=session_id, source_id=source_id,
+                      include_archived=include_archived)
+    keep = eng.index.mask(filters)
+    terms = eng.tokenize(query)
+    candidates: dict[int, Candidate] = {}
+
+    history = _rule_slots(eng, query, terms, as_of, keep, candidates)
+    _rule_ids(eng, terms, keep, candidates)
+    _rule_names(eng, query, as_of, candidates)
+    query_vector = eng.embedder.embed([query])[0]
+    for rank, (memory_id, score) in enumerate(eng.index.bm25(terms, keep, CANDIDATES), start=1):
+        cand = candidates.setdefault(memory_id, Candidate(memory_id))
+        cand.score += 1.0 / (RRF_K + rank)
+        cand.why.append(f"keywords (rank {rank})")
+    for rank, (memory_id, similarity) in enumerate(eng.index.cosine(query_vector, keep, CANDIDATES), start=1):
+        cand = candidates.setdefault(memory_id, Candidate(memory_id))
+        cand.score += 1.0 / (RRF_K + rank)
+        cand.cosine = similarity
+        cand.why.append(f"meaning (cosine {similarity:.2f})")
+
+    ranked = _rerank(eng, candidates, as_of)
+    ranked = _graph_hop(eng, ranked, as_of, filters)
+    top = ranked[: max(k * 3, k + 10)]
+    units = eng.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
+    top = _collapse_turns(top, units)[:k]
+    results = [_recollection(eng, units[c.memory_id], c.score * SCORE_SCALE, c.why, valid=True)
+               for c in top if c.memory_id in units]
+    results = _insert_history(eng, results, history, units)
+    confident = _is_confident(eng, top, terms)
+    eng.note_latency((time.perf_counter() - started) * 1000.0)
+    return RecallResult(query=query, as_of=as_of, confident=confident, results=results)
+
+
+# ------------------------------------------------------------------ stage 1: rules
+def _rule_slots(eng, query, terms, as_of, keep, candidates) -> list[MemoryUnit]:
+    """Slot questions ("what coffee do I drink") pull the slot's holder; old values become history."""
+    words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
+    if not (words & FIRST_PERSON or "我" in query):
+        return []
+    history: list[MemoryUnit] = []
+    for attribute in _matching_attributes(eng, words, query):
+        for unit in eng.store.slot_history("user", attribute):
+            if unit.archived or unit.id not in eng.index.row_of:
+                continue
+            if valid_at(unit, as_of):
+                cand = candidates.setdefault(unit.id, Candidate(unit.id))
+                cand.score += RULE_BONUS
+                cand.rule = True
+                cand.why.append(f"slot user.{attribute}")
+            elif unit.recorded_at <= as_of and unit.valid_from <= as_of:
+                history.append(unit)
+    return history
+
+
+def _matching_attributes(eng, words: set[str], query: str) -> list[str]:
+    found = []
+    for attribute in eng.known_attributes():
+        cues = SLOT_CUES.get(attribute)
+        if cues is None:
+            parts = [p for p in attribute.split("_") if p]
+            hit = bool(parts) and all(p in words or p in query for p in parts)
+        else:
+            hit = bool(cues & words) or any(c in query for c in cues if not c.isascii())
+        if hit:
+            found.append(attribute)
+    return found
+
+
+def _rule_ids(eng, terms, keep, candidates) -> None:
+    for term in {t for t in terms if ID_TOKEN.match(t)}:
+        for memory_id in eng.index.rows_with_term(term)[:50]:
+            row = eng.index.row_of.get(memory_id)
+            if row is not None and keep[row]:
+                cand = candidates.setdefault(memory_id, Candidate(memory_id))
+                cand.score += RULE_BONUS
+                cand.rule = True
+                cand.why.append(f"exact id {term}")
+
+
+def _rule_names(eng, query, as_of, candidates) -> None:
+    graph = eng.graph_if_built()
+    if graph is None:
+        return
+    for entity_id, name in eng.entities_in(query):
+        memories = graph.memories_about(entity_id, as_of)
+        if len(memories) > NAME_MAX_MEMORIES:
+            continue
+        for memory_id in memories:
+            cand = candidates.setdefault(memory_id, Candidate(memory_id))
+            cand.score += NAME_BONUS
+            cand.why.append(f"names {name}")
+
+
+# ----------------------------------------------------- stage 3: rerank, graph hop
+def _rerank(eng, candidates: dict[int, Candidate], as_of: datetime) -> list[Candidate]:
+    for cand in candidates.values():
+        attrs = eng.index.attrs(cand.memory_id)
+        if attrs is None:
+            cand.score = 0.0
+            continue
+        relevance, valid_from = attrs
+        cand.score *= relevance * recency_weight(from_epoch(valid_from), as_of)
+    return sorted((c for c in candidates.values() if c.score > 0), key=lambda c: -c.score)
+
+
+def _graph_hop(eng, ranked: list[Candidate], as_of: datetime, filters: Filters) -> list[Candidate]:
+    """Memories sharing a rare entity with the best hits join at a discount."""
+    graph = eng.graph_if_built()
+    if graph is None or not ranked:
+        return ranked
+    present = {c.memory_id for c in ranked}
+    added: list[Candidate] = []
+    for seed in ranked[:HOP_SEEDS]:
+        for entity, _ in graph.neighbours(memory_node(seed.memory_id), as_of, {"mentions"}):
+            if graph.degree(entity) > HOP_MAX_DEGREE:
+                continue
+            name = graph.g.nodes[entity].get("name", entity)
+            for other, _ in graph.neighbours(entity, as_of, {"mentions"}):
+                memory_id = int(other[2:])
+                if memory_id in present or len(added) >= HOP_MAX_ADDED:
+                    continue
+                if filters.types and graph.g.nodes[other].get("type") not in filters.types:
+                    continue
+                present.add(memory_id)
+                added.append(Candidate(memory_id, seed.score * HOP_DISCOUNT,
+                                       [f"graph: shares {name} with #{seed.memory_id}"]))
+    return sorted(ranked + added, key=lambda c: -c.score)
+
+
+def _collapse_turns(top: list[Candidate], units: dict[int, MemoryUnit]) -> list[Candidate]:
+    """A chat turn and a memory distilled from it count once: the memory stays."""
+    distilled_events = {units[c.memory_id].event_id for c in top
+                        if c.memory_id in units and units[c.memory_id].type != CHAT_TURN}
+    return [c for c in top if c.memory_id in units
+            and not (units[c.memory_id].type == CHAT_TURN and units[c.memory_id].event_id in distilled_events)]
+
+
+def _insert_history(eng, results: list[Recollection], history: list[MemoryUnit],
+                    units: dict[int, MemoryUnit]) -> list[Recollection]:
+    """Superseded slot values follow the value that replaced them, marked not valid."""
+    if not history:
+        return results
+    out: list[Recollection] = []
+    placed = set()
+    for rec in results:
+        out.append(rec)
+        for old in sorted(history, key=lambda u: u.valid_from, reverse=True):
+            if old.id not in placed and old.slot == rec.unit.slot and rec.unit.slot is not None:
+                placed.add(old.id)
+                out.append(_recollection(eng, units.get(old.id, old), 0.0, ["superseded slot value"],
+                                         valid=False))
+    for old in history:
+        if old.id not in placed:
+            out.append(_recollection(eng, units.get(old.id, old), 0.0, ["superseded slot value"], valid=False))
+    return out
+
+
+def _is_confident(eng, top: list[Candidate], terms: list[str]) -> bool:
+    if not top:
+        return False
+    best = top[0]
+    if best.rule:
+        return True
+    if best.cosine is not None and best.cosine >= eng.embedder.confident_cosine:
+        return True
+    return len(set(terms)) >= 2 and eng.index.term_coverage(best.memory_id, terms) >= CONFIDENT_COVERAGE
+
+
+def _recollection(eng, unit: MemoryUnit, score: float, why: list[str], *, valid: bool) -> Recollection:
+    return Recollection(unit=unit, score=round(score, 4), provenance=eng.provenance(unit), why=why, valid=valid)

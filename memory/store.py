@@ -1,0 +1,397 @@
+"""DuckDB store: schema, named migrations, transactions, queries. The source of truth."""
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+import duckdb
+import numpy as np
+
+from .clock import ensure_utc, utc_now
+from .errors import NotFoundError, StoreLockedError
+from .model import Event, MemoryUnit, Source
+
+MEMORY_COLUMNS = (
+    "id", "content", "type", "valid_from", "valid_until", "recorded_at", "superseded_at",
+    "superseded_by", "relevance", "subject", "attribute", "value", "session_id", "source_id",
+    "event_id", "message_id", "line_start", "line_end", "archived", "use_count", "last_used_at",
+)
+_TIME_FIELDS = {"valid_from", "valid_until", "recorded_at", "superseded_at", "last_used_at"}
+
+
+def db_time(value: datetime | None) -> datetime | None:
+    """DuckDB TIMESTAMP columns hold naive UTC."""
+    return ensure_utc(value).replace(tzinfo=None) if value is not None else None
+
+
+def py_time(value: datetime | None) -> datetime | None:
+    return ensure_utc(value) if value is not None else None
+
+
+def m001_create_core(conn: duckdb.DuckDBPyConnection) -> None:
+    for name in ("sources", "events", "entities", "memories"):
+        conn.execute(f"CREATE SEQUENCE seq_{name} START 1")
+    conn.execute("CREATE TABLE meta (key VARCHAR, value VARCHAR)")
+    conn.execute(
+        """CREATE TABLE sources (
+            id BIGINT, kind VARCHAR, ref VARCHAR, fingerprint VARCHAR, mtime TIMESTAMP,
+            title VARCHAR, created_at TIMESTAMP, deleted_at TIMESTAMP, meta VARCHAR)"""
+    )
+    conn.execute(
+        """CREATE TABLE events (
+            id BIGINT, kind VARCHAR, occurred_at TIMESTAMP, recorded_at TIMESTAMP, role VARCHAR,
+            session_id VARCHAR, message_id VARCHAR, text VARCHAR, source_id BIGINT)"""
+    )
+    conn.execute(
+        """CREATE TABLE entities (
+            id BIGINT, name VARCHAR, label VARCHAR, qualifier VARCHAR, aliases VARCHAR[],
+            first_seen TIMESTAMP)"""
+    )
+    conn.execute(
+        """CREATE TABLE memories (
+            id BIGINT, content VARCHAR, type VARCHAR, valid_from TIMESTAMP, valid_until TIMESTAMP,
+            recorded_at TIMESTAMP, superseded_at TIMESTAMP, superseded_by BIGINT,
+            relevance DOUBLE, subject VARCHAR, attribute VARCHAR, value VARCHAR,
+            session_id VARCHAR, source_id BIGINT, event_id BIGINT, message_id VARCHAR,
+            line_start INTEGER, line_end INTEGER, archived BOOLEAN, use_count INTEGER,
+            last_used_at TIMESTAMP, tokens VARCHAR)"""
+    )
+    conn.execute("CREATE TABLE embeddings (memory_id BIGINT, vector BLOB)")
+    conn.execute("CREATE TABLE memory_entities (memory_id BIGINT, entity_id BIGINT)")
+    conn.execute(
+        """CREATE TABLE edges (
+            src VARCHAR, dst VARCHAR, kind VARCHAR, valid_from TIMESTAMP, valid_until TIMESTAMP,
+            recorded_at TIMESTAMP)"""
+    )
+    conn.execute("CREATE TABLE audit (logged_at TIMESTAMP, action VARCHAR, target VARCHAR, detail VARCHAR)")
+    conn.execute(
+        """CREATE TABLE recall_log (
+            logged_at TIMESTAMP, session_id VARCHAR, returned BIGINT[], used BIGINT[],
+            latency_ms DOUBLE, confident BOOLEAN)"""
+    )
+
+
+def m002_chat_sessions(conn: duckdb.DuckDBPyConnection) -> None:
+    conn.execute(
+        """CREATE TABLE sessions (
+            id VARCHAR, title VARCHAR, started_at TIMESTAMP, summary VARCHAR,
+            summary_upto BIGINT, topic VARCHAR)"""
+    )
+
+
+MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
+    ("m001_create_core", m001_create_core),
+    ("m002_chat_sessions", m002_chat_sessions),
+]
+
+
+def open_connection(path: Path | None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open the DuckDB file; a lock held by another process becomes StoreLockedError."""
+    if path is None:
+        return duckdb.connect(":memory:")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as exc:
+        if "lock" in str(exc).lower():
+            raise StoreLockedError(
+                f"the memory store {path} is in use by another Engram process (the app or "
+                f"`python -m memory watch`); stop it or use a different --home. ({exc})"
+            ) from None
+        raise
+
+
+class Store:
+    """All reads and writes of the DuckDB file. Safe to share between threads (one lock)."""
+
+    def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
+        self.path = Path(path) if path is not None else None
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._in_tx = False
+        self.conn = open_connection(self.path, read_only=read_only)
+        if not read_only:
+            self._migrate()
+
+    # ----------------------------------------------------------------- plumbing
+    def _migrate(self) -> None:
+        conn = self.conn
+        conn.execute("CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMP)")
+        done = {row[0] for row in conn.execute("SELECT name FROM migrations").fetchall()}
+        pending = [(name, fn) for name, fn in MIGRATIONS if name not in done]
+        if pending and done and self.path is not None:
+            self._backup(before=pending[0][0])
+        for name, migrate in pending:
+            with self.transaction():
+                migrate(conn)
+                conn.execute("INSERT INTO migrations VALUES (?, ?)", [name, db_time(utc_now())])
+
+    def _backup(self, *, before: str) -> None:
+        self.conn.execute("CHECKPOINT")
+        target = self.path.with_name(f"{self.path.name}.before-{before}.bak")
+        shutil.copy2(self.path, target)
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One transaction; nested use joins the outer one. Rolls back on any error."""
+        with self._lock:
+            if self._in_tx:
+                yield self.conn
+                return
+            self.conn.execute("BEGIN TRANSACTION")
+            self._in_tx = True
+            try:
+                yield self.conn
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._in_tx = False
+
+    def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        with self._lock:
+            return self.conn.execute(sql, list(params)).fetchall()
+
+    def query_dicts(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        with self._lock:
+            cursor = self.conn.execute(sql, list(params))
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> None:
+        with self._lock:
+            self.conn.execute(sql, list(params))
+
+    def next_ids(self, table: str, count: int) -> list[int]:
+        if count <= 0:
+            return []
+        rows = self.query(f"SELECT nextval('seq_{table}') FROM range(?)", [count])
+        return [row[0] for row in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    # --------------------------------------------------------------------- meta
+    def get_meta(self, key: str) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", [key])
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM meta WHERE key = ?", [key])
+            conn.execute("INSERT INTO meta VALUES (?, ?)", [key, value])
+
+    # ------------------------------------------------------------------ sources
+    def insert_source(self, source: Source) -> int:
+        with self.transaction() as conn:
+            source.id = self.next_ids("sources", 1)[0]
+            conn.execute(
+                "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [source.id, source.kind, source.ref, source.fingerprint, db_time(source.mtime),
+                 source.title, db_time(source.created_at or utc_now()), db_time(source.deleted_at), None],
+            )
+        return source.id
+
+    def chat_source(self, session_id: str) -> int:
+        """The Source row of a chat session, created on first use."""
+        rows = self.query("SELECT id FROM sources WHERE kind = 'chat' AND ref = ?", [session_id])
+        if rows:
+            return rows[0][0]
+        return self.insert_source(Source(kind="chat", ref=session_id, title=session_id))
+
+    def source(self, source_id: int) -> Source:
+        rows = self.query_dicts("SELECT * FROM sources WHERE id = ?", [source_id])
+        if not rows:
+            raise NotFoundError(f"no source with id {source_id}")
+        return source_from_row(rows[0])
+
+    def sources_by_id(self, ids: Iterable[int]) -> dict[int, Source]:
+        ids = sorted({i for i in ids if i is not None})
+        if not ids:
+            return {}
+        rows = self.query_dicts("SELECT * FROM sources WHERE id IN (SELECT unnest(?))", [ids])
+        return {row["id"]: source_from_row(row) for row in rows}
+
+    # ------------------------------------------------------------------- events
+    def insert_event(self, event: Event) -> int:
+        with self.transaction() as conn:
+            event.id = self.next_ids("events", 1)[0]
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [event.id, event.kind, db_time(event.at), db_time(event.recorded_at or utc_now()),
+                 event.role, event.session_id, event.message_id, event.text, event.source_id],
+            )
+        return event.id
+
+    def events_by_id(self, ids: Iterable[int]) -> dict[int, Event]:
+        ids = sorted({i for i in ids if i is not None})
+        if not ids:
+            return {}
+        rows = self.query_dicts("SELECT * FROM events WHERE id IN (SELECT unnest(?))", [ids])
+        return {row["id"]: event_from_row(row) for row in rows}
+
+    # ----------------------------------------------------------------- entities
+    def entity_ids(self, names: Iterable[tuple[str, str, str | None]], *, at: datetime) -> list[int]:
+        """Ids of (name, label, qualifier) entities, created when missing. Call inside a transaction."""
+        ids = []
+        for name, label, qualifier in names:
+            rows = self.conn.execute(
+                "SELECT id FROM entities WHERE name = ? AND qualifier IS NOT DISTINCT FROM ?",
+                [name, qualifier],
+            ).fetchall()
+            if rows:
+                ids.append(rows[0][0])
+                continue
+            entity_id = self.next_ids("entities", 1)[0]
+            self.conn.execute(
+                "INSERT INTO entities VALUES (?, ?, ?, ?, ?, ?)",
+                [entity_id, name, label, qualifier, [], db_time(at)],
+            )
+            ids.append(entity_id)
+        return ids
+
+    def insert_memory_entities(self, pairs: list[tuple[int, int]]) -> None:
+        if pairs:
+            self.conn.executemany("INSERT INTO memory_entities VALUES (?, ?)", pairs)
+
+    # ----------------------------------------------------------------- memories
+    def insert_memories(self, units: list[MemoryUnit], tokens: list[str], vectors: np.ndarray) -> None:
+        """Insert units (ids already assigned) with their search tokens and vectors."""
+        rows = [
+            [u.id, u.content, u.type, db_time(u.valid_from), db_time(u.valid_until),
+             db_time(u.recorded_at), db_time(u.superseded_at), u.superseded_by, u.relevance,
+             u.subject, u.attribute, u.value, u.session_id, u.source_id, u.event_id,
+             u.message_id, u.line_start, u.line_end, u.archived, u.use_count,
+             db_time(u.last_used_at), tok]
+            for u, tok in zip(units, tokens)
+        ]
+        with self.transaction() as conn:
+            if rows:
+                conn.executemany(f"INSERT INTO memories VALUES ({', '.join('?' * 22)})", rows)
+                conn.executemany(
+                    "INSERT INTO embeddings VALUES (?, ?)",
+                    [[u.id, np.asarray(v, dtype=np.float32).tobytes()] for u, v in zip(units, vectors)],
+                )
+
+    def update_memory(self, memory_id: int, **fields: Any) -> None:
+        unknown = set(fields) - set(MEMORY_COLUMNS)
+        if unknown:
+            raise ValueError(f"unknown memory fields {sorted(unknown)}")
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        values = [db_time(v) if k in _TIME_FIELDS else v for k, v in fields.items()]
+        with self.transaction() as conn:
+            conn.execute(f"UPDATE memories SET {assignments} WHERE id = ?", values + [memory_id])
+
+    def memory(self, memory_id: int) -> MemoryUnit:
+        units = self.memories_by_id([memory_id])
+        if memory_id not in units:
+            raise NotFoundError(f"no memory with id {memory_id}")
+        return units[memory_id]
+
+    def memories_by_id(self, ids: Iterable[int]) -> dict[int, MemoryUnit]:
+        ids = sorted({int(i) for i in ids})
+        if not ids:
+            return {}
+        rows = self.query_dicts(
+            f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE id IN (SELECT unnest(?))", [ids]
+        )
+        units = {row["id"]: memory_from_row(row) for row in rows}
+        for memory_id, name in self.query(
+            """SELECT me.memory_id, CASE WHEN e.qualifier IS NULL THEN e.name
+                      ELSE e.name || '@' || e.qualifier END
+               FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+               WHERE me.memory_id IN (SELECT unnest(?)) ORDER BY e.id""",
+            [ids],
+        ):
+            units[memory_id].entities.append(name)
+        return units
+
+    def open_slot_holders(self, subject: str, attribute: str) -> list[MemoryUnit]:
+        """Memories currently holding a slot (not superseded)."""
+        rows = self.query_dicts(
+            f"""SELECT {', '.join(MEMORY_COLUMNS)} FROM memories
+                WHERE subject = ? AND attribute = ? AND superseded_at IS NULL
+                ORDER BY valid_from""",
+            [subject, attribute],
+        )
+        return [memory_from_row(row) for row in rows]
+
+    def slot_history(self, subject: str, attribute: str) -> list[MemoryUnit]:
+        rows = self.query_dicts(
+            f"""SELECT {', '.join(MEMORY_COLUMNS)} FROM memories
+                WHERE subject = ? AND attribute = ? ORDER BY valid_from""",
+            [subject, attribute],
+        )
+        return [memory_from_row(row) for row in rows]
+
+    def add_edges(self, edges: list[tuple[str, str, str, datetime | None, datetime | None]]) -> None:
+        if edges:
+            now = db_time(utc_now())
+            self.conn.executemany(
+                "INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
+                [[s, d, k, db_time(f), db_time(u), now] for s, d, k, f, u in edges],
+            )
+
+    def audit(self, action: str, target: str, detail: str = "") -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO audit VALUES (?, ?, ?, ?)", [db_time(utc_now()), action, target, detail])
+
+    def log_recall(self, *, returned: list[int], latency_ms: float, confident: bool,
+                   session_id: str | None = None) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO recall_log VALUES (?, ?, ?, ?, ?, ?)",
+                [db_time(utc_now()), session_id, returned, [], latency_ms, confident],
+            )
+
+    # -------------------------------------------------------------- bulk loads
+    def iter_index_rows(self, batch: int = 20000) -> Iterator[list[tuple]]:
+        """All memories with what the in-memory index needs, in batches, ordered by id."""
+        with self._lock:
+            cursor = self.conn.execute(
+                """SELECT m.id, m.type, m.valid_from, m.valid_until, m.recorded_at, m.superseded_at,
+                          m.archived, m.session_id, m.source_id, m.tokens, e.vector
+                   FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id"""
+            )
+            while True:
+                rows = cursor.fetchmany(batch)
+                if not rows:
+                    break
+                yield rows
+
+    def count(self, table: str) -> int:
+        return self.query(f"SELECT count(*) FROM {table}")[0][0]
+
+
+def memory_from_row(row: dict[str, Any]) -> MemoryUnit:
+    values = {k: (py_time(v) if k in _TIME_FIELDS else v) for k, v in row.items() if k in MEMORY_COLUMNS}
+    values["archived"] = bool(values.get("archived"))
+    values["use_count"] = values.get("use_count") or 0
+    return MemoryUnit(**values)
+
+
+def source_from_row(row: dict[str, Any]) -> Source:
+    return Source(
+        id=row["id"], kind=row["kind"], ref=row["ref"], fingerprint=row["fingerprint"],
+        mtime=py_time(row["mtime"]), title=row["title"], created_at=py_time(row["created_at"]),
+        deleted_at=py_time(row["deleted_at"]),
+    )
+
+
+def event_from_row(row: dict[str, Any]) -> Event:
+    return Event(
+        id=row["id"], kind=row["kind"], at=py_time(row["occurred_at"]), recorded_at=py_time(row["recorded_at"]),
+        role=row["role"], session_id=row["session_id"], message_id=row["message_id"],
+        text=row["text"], source_id=row["source_id"],
+    )
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -1,0 +1,139 @@
+"""The command line as a user runs it: real processes, a real DuckDB file in ENGRAM_HOME."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str, home: Path, embedder: str = "hash") -> subprocess.CompletedProcess:
+    env = dict(os.environ, ENGRAM_HOME=str(home), ENGRAM_EMBEDDER=embedder, HF_HUB_OFFLINE="1")
+    return subprocess.run([sys.executable, "-m", "memory", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def count_rows(home: Path, table: str) -> int:
+    import duckdb
+    conn = duckdb.connect(str(home / "engram.duckdb"), read_only=True)
+    try:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def home(tmp_path):
+    return tmp_path / "home"
+
+
+def test_remember_and_recall_json_shape(home):
+    assert cli("remember", "I drink Americano", "--at", "2026-03-01", "--json", home=home).returncode == 0
+    done = cli("remember", "I switched to oat latte", "--at", "2026-05-01", "--session", "s2", "--json", home=home)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["superseded"] == 1
+    out = cli("recall", "what coffee do I drink", "--json", home=home)
+    data = json.loads(out.stdout)
+    assert set(data) >= {"query", "as_of", "confident", "results"}
+    first = data["results"][0]
+    assert set(first) >= {"id", "content", "type", "score", "valid_from", "valid_until", "recorded_at",
+                          "superseded_by", "source"}
+    assert set(first["source"]) == {"kind", "ref", "lines", "message_id"}
+    assert "latte" in first["content"].lower()
+    old = [r for r in data["results"] if "americano" in r["content"].lower() and r["type"] != "chat_turn"]
+    assert old and old[0]["superseded_by"] == first["id"]
+
+    april = json.loads(cli("recall", "what coffee do I drink", "--as-of", "2026-04-15", "--json", home=home).stdout)
+    assert "americano" in april["results"][0]["content"].lower()
+    assert april["results"][0]["superseded_by"] is None or april["results"][0]["valid"]
+
+
+def test_import_chat_keeps_message_ids(home, tmp_path):
+    chat = tmp_path / "chat.jsonl"
+    lines = [
+        {"session_id": "a", "role": "user", "content": "My name is Ada.", "at": "2026-01-01T10:00:00Z", "id": "m1"},
+        {"session_id": "a", "role": "assistant", "content": "Nice to meet you, Ada.", "at": "2026-01-01T10:00:05Z", "id": "m2"},
+        {"session_id": "a", "role": "user", "content": "Ticket INC-88231 is about the VPN outage.", "at": "2026-01-01T10:01:00Z"},
+    ]
+    chat.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    done = cli("import-chat", str(chat), "--json", home=home)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["turns"] == 3
+    data = json.loads(cli("recall", "what is my name", "--json", home=home).stdout)
+    assert data["results"][0]["source"]["message_id"] == "m1"
+    data = json.loads(cli("recall", "INC-88231", "--json", home=home).stdout)
+    assert "VPN" in data["results"][0]["content"]
+
+
+def test_malformed_jsonl_names_the_line_and_stores_nothing(home, tmp_path):
+    cli("remember", "I live in Porto", home=home)
+    before = count_rows(home, "memories")
+    chat = tmp_path / "bad.jsonl"
+    chat.write_text('{"session_id":"a","role":"user","content":"I like jazz"}\n{"session_id": "a", "content": \n',
+                    encoding="utf-8")
+    done = cli("import-chat", str(chat), home=home)
+    assert done.returncode == 2
+    assert "bad.jsonl:2" in done.stderr and "malformed JSON" in done.stderr
+    assert count_rows(home, "memories") == before
+
+
+def test_bad_dates_are_named(home, tmp_path):
+    done = cli("remember", "hello", "--at", "last tuesday", home=home)
+    assert done.returncode == 2 and "'last tuesday'" in done.stderr
+    chat = tmp_path / "dates.jsonl"
+    chat.write_text('{"session_id":"a","role":"user","content":"hi","at":"2026-13-45"}\n', encoding="utf-8")
+    done = cli("import-chat", str(chat), home=home)
+    assert done.returncode == 2 and "2026-13-45" in done.stderr and "dates.jsonl:1" in done.stderr
+    assert cli("recall", "x", "--as-of", "soon", home=home).returncode == 2
+
+
+def test_recall_batch_and_health_and_export_and_forget(home, tmp_path):
+    cli("remember", "I drink Americano", "--at", "2026-03-01", home=home)
+    cli("remember", "I switched to oat latte", "--at", "2026-05-01", home=home)
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"query": "what coffee do I drink"}\n{"query": "what coffee do I drink", "as_of": "2026-04-01", "k": 2}\n',
+                     encoding="utf-8")
+    out = cli("recall", "--batch", str(batch), home=home)
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(rows) == 2 and "latte" in rows[0]["results"][0]["content"].lower()
+    assert "americano" in rows[1]["results"][0]["content"].lower()
+
+    health = json.loads(cli("health", "--json", home=home).stdout)
+    assert health["memories"] == 2 and health["valid"] == 1 and health["freshness"] == 0.5
+
+    export = tmp_path / "export"
+    assert cli("export", str(export), home=home).returncode == 0
+    assert (export / "memories.jsonl").read_text(encoding="utf-8").count("\n") >= 2
+    assert json.loads((export / "graph.json").read_text(encoding="utf-8"))["nodes"]
+
+    latte_id = rows[0]["results"][0]["id"]
+    assert cli("forget", str(latte_id), home=home).returncode == 0
+    after = json.loads(cli("recall", "what coffee do I drink", "--json", home=home).stdout)
+    assert latte_id not in [r["id"] for r in after["results"]]
+    missing = cli("forget", "999999", home=home)
+    assert missing.returncode == 1 and "999999" in missing.stderr
+
+
+def test_embedder_change_is_refused_not_mixed(home):
+    assert cli("remember", "I live in Porto", home=home, embedder="hash").returncode == 0
+    other = cli("recall", "where do I live", home=home, embedder="hash:128")
+    assert other.returncode == 1 and "reembed" in other.stderr
+    assert cli("reembed", home=home, embedder="hash:128").returncode == 0
+    again = cli("recall", "where do I live", "--json", home=home, embedder="hash:128")
+    assert again.returncode == 0 and "Porto" in json.loads(again.stdout)["results"][0]["content"]
+
+
+def test_real_minilm_end_to_end(home):
+    """The shipped all-MiniLM-L6-v2, offline, through the CLI."""
+    assert cli("remember", "I drink Americano", "--at", "2026-03-01", home=home, embedder="local").returncode == 0
+    assert cli("remember", "I switched to oat latte", "--at", "2026-05-01", home=home, embedder="local").returncode == 0
+    cli("remember", "The Lisbon trip is booked for 12 May, flight TP1351.", "--at", "2026-02-01", home=home,
+        embedder="local")
+    data = json.loads(cli("recall", "what coffee do I drink", "--json", home=home, embedder="local").stdout)
+    assert "latte" in data["results"][0]["content"].lower()
+    data = json.loads(cli("recall", "when do I fly to Portugal", "--json", home=home, embedder="local").stdout)
+    assert "TP1351" in data["results"][0]["content"]

@@ -1,0 +1,406 @@
+"""Entities, memory units, compression and search tokens, with the real spaCy models and jieba."""
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+
+from memory.extract import Extractor, compress, tokenize_for_search
+from memory.model import MEMORY_TYPES
+
+
+@pytest.fixture(scope="module")
+def ex() -> Extractor:
+    extractor = Extractor()
+    extractor.add_known(["Project Alpha", "周报", "王小明", "Al"], "NOTE")
+    extractor.add_known(["Alice"], "PERSON")
+    extractor.entities("warm up the pipelines")
+    return extractor
+
+
+def pairs(ex: Extractor, text: str) -> set[tuple[str, str]]:
+    return {(e.key, e.label) for e in ex.entities(text)}
+
+
+def slots(ex: Extractor, text: str) -> list[tuple[str | None, str | None]]:
+    return [(m.attribute, m.value) for m in ex.memories(text)]
+
+
+# --- entities: regex rules -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Order ORD-2024-0042 shipped.", ("ORD-2024-0042", "ID")),
+        ("See ticket #4521 please", ("#4521", "ID")),
+        ("Incident INC123456 is open", ("INC123456", "ID")),
+        ("Fixed in ABC-123 today", ("ABC-123", "ID")),
+        ("订单号：20240042 已取消", ("20240042", "ID")),
+        ("It cost ¥1,200 in total", ("¥1,200", "MONEY")),
+        ("Lunch was $35.50.", ("$35.50", "MONEY")),
+        ("一共300元", ("300元", "MONEY")),
+        ("预算是1.2万元。", ("1.2万元", "MONEY")),
+        ("about 20 USD each", ("20 USD", "MONEY")),
+        ("Due 2026-03-01 at noon", ("2026-03-01", "DATE")),
+        ("We met on March 3 at the office", ("March 3", "DATE")),
+        ("我们3月5日见面", ("3月5日", "DATE")),
+        ("计划在2026年3月上线", ("2026年3月", "DATE")),
+        ("Write to alice@example.com today", ("alice@example.com", "EMAIL")),
+        ("联系alice@example.com", ("alice@example.com", "EMAIL")),
+        ("Call +86 138 0013 8000 now", ("+86 138 0013 8000", "PHONE")),
+        ("Office: (555) 123-4567", ("(555) 123-4567", "PHONE")),
+        ("手机13800138000随时打", ("13800138000", "PHONE")),
+        ("Tagged #project/alpha here", ("project/alpha", "TAG")),
+        ("See [[Weekly Review#Goals|review]] for more", ("Weekly Review", "NOTE")),
+    ],
+)
+def test_rule_entities(ex: Extractor, text: str, expected: tuple[str, str]) -> None:
+    assert expected in pairs(ex, text)
+
+
+def test_rule_spans_point_into_the_text(ex: Extractor) -> None:
+    text = "Pay ¥1,200 for ORD-2024-0042 by 2026-03-01."
+    for ent in ex.entities(text):
+        assert text[ent.start : ent.end] == ent.text
+
+
+def test_rules_win_over_ner_and_spans_do_not_overlap(ex: Extractor) -> None:
+    ents = ex.entities("Please pay $35.50 by March 3 for ORD-2024-0042 to Bob Smith.")
+    assert ("$35.50", "MONEY") in {(e.text, e.label) for e in ents}
+    assert "35.50" not in {e.text for e in ents}
+    spans = sorted((e.start, e.end) for e in ents)
+    assert all(a_end <= b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+
+
+def test_a_hash_with_a_word_is_a_tag_not_an_id(ex: Extractor) -> None:
+    labels = {e.text: e.label for e in ex.entities("#4521 and #todo")}
+    assert labels == {"#4521": "ID", "todo": "TAG"}
+
+
+# --- entities: NER, Chinese titles and organisations, known names ----------------------------
+
+
+def test_english_ner(ex: Extractor) -> None:
+    found = pairs(ex, "I talked to Bob Smith from Google in Paris yesterday.")
+    assert ("Google", "ORG") in found and ("Paris", "GPE") in found
+    assert ("Bob Smith@Google", "PERSON") in found
+
+
+def test_chinese_titles_and_organisations(ex: Extractor) -> None:
+    found = pairs(ex, "腾讯公司的李总和人力资源部的王老师去了北京大学第三医院。")
+    assert {("腾讯公司", "ORG"), ("人力资源部", "ORG"), ("北京大学第三医院", "ORG")} <= found
+    assert {("李总@腾讯公司", "PERSON"), ("王老师@人力资源部", "PERSON")} <= found
+
+
+def test_words_ending_in_bu_that_are_not_departments(ex: Extractor) -> None:
+    assert not {label for _, label in pairs(ex, "全部内部资料都在这里")} & {"ORG"}
+
+
+@pytest.mark.parametrize("text", ["技术部的张经理说可以", "张经理（技术部）说可以", "技术部张经理说可以"])
+def test_chinese_qualifier_forms(ex: Extractor, text: str) -> None:
+    people = [e for e in ex.entities(text) if e.label == "PERSON"]
+    assert [(e.text, e.qualifier, e.key) for e in people] == [("张经理", "技术部", "张经理@技术部")]
+
+
+def test_same_name_people_are_told_apart(ex: Extractor) -> None:
+    ents = ex.entities("技术部的张经理和财务部的张经理开会，张经理（技术部）先发言。")
+    keys = [e.key for e in ents if e.label == "PERSON"]
+    assert keys == ["张经理@技术部", "张经理@财务部", "张经理@技术部"]
+
+
+def test_a_qualifier_carries_to_later_mentions(ex: Extractor) -> None:
+    ents = ex.entities("财务部的张经理来了。张经理说预算不够。")
+    assert [e.key for e in ents if e.label == "PERSON"] == ["张经理@财务部", "张经理@财务部"]
+
+
+@pytest.mark.parametrize("text", ["Alice from Finance approved it.", "Alice (Finance) approved it."])
+def test_english_qualifier_forms(ex: Extractor, text: str) -> None:
+    people = [e for e in ex.entities(text) if e.label == "PERSON"]
+    assert [(e.text, e.qualifier) for e in people] == [("Alice", "Finance")]
+
+
+def test_english_qualifier_without_known_names() -> None:
+    people = [e for e in Extractor().entities("Ask Carol from Finance.") if e.label == "PERSON"]
+    assert [e.key for e in people] == ["Carol@Finance"]
+
+
+def test_known_names_inside_unsegmented_chinese(ex: Extractor) -> None:
+    found = pairs(ex, "我在Project Alpha里写周报，王小明也在。")
+    assert {("Project Alpha", "NOTE"), ("周报", "NOTE"), ("王小明", "NOTE")} <= found
+
+
+def test_known_names_are_matched_case_insensitively_and_keep_their_spelling(ex: Extractor) -> None:
+    assert ("Project Alpha", "NOTE") in pairs(ex, "notes about project alpha are late")
+
+
+def test_known_names_never_match_inside_a_latin_word(ex: Extractor) -> None:
+    texts = {e.text for e in ex.entities("我和Alice聊了聊")}
+    assert "Al" not in texts and "Alice" in texts
+
+
+def test_known_names_belong_to_their_extractor(ex: Extractor) -> None:
+    assert ("周报", "NOTE") not in pairs(Extractor(), "我在写周报")
+
+
+def test_entities_of_empty_text(ex: Extractor) -> None:
+    assert ex.entities("") == [] and ex.entities("   ") == []
+
+
+def test_two_threads_share_the_pipelines(ex: Extractor) -> None:
+    texts = ["Bob Smith from Google paid $35.50.", "技术部的张经理在Project Alpha里。"] * 10
+    expected = [pairs(ex, t) for t in texts]
+    results: dict[int, list[set[tuple[str, str]]]] = {}
+
+    def work(n: int) -> None:
+        results[n] = [pairs(ex, t) for t in texts]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {0: expected, 1: expected}
+
+
+# --- memories ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, attribute, value",
+    [
+        ("My name is Carol.", "name", "Carol"),
+        ("Call me Dave.", "name", "Dave"),
+        ("I'm called Eve", "name", "Eve"),
+        ("I drink Americano every morning.", "drink_preference", "Americano"),
+        ("I usually drink green tea.", "drink_preference", "green tea"),
+        ("I switched to oat latte.", "drink_preference", "oat latte"),
+        ("I now drink flat white", "drink_preference", "flat white"),
+        ("I prefer tea over coffee.", "drink_preference", "tea"),
+        ("I prefer short answers", "answer_style", "short answers"),
+        ("I live in Berlin with my wife.", "home_location", "Berlin"),
+        ("I moved to San Francisco last year.", "home_location", "San Francisco"),
+        ("I work at Acme Corp.", "employer", "Acme Corp"),
+        ("I joined Google last month.", "employer", "Google"),
+        ("My favourite colour is blue.", "favourite_colour", "blue"),
+        ("my favorite color is red", "favourite_colour", "red"),
+        ("My birthday is May 3.", "birthday", "May 3"),
+        ("Remember that my sister's name is Ana.", "sister_name", "Ana"),
+    ],
+)
+def test_english_memory_slots(ex: Extractor, text: str, attribute: str, value: str) -> None:
+    [memory] = ex.memories(text)
+    assert (memory.type, memory.subject, memory.attribute, memory.value) == ("user_profile", "user", attribute, value)
+    assert memory.content.startswith("User") and memory.content.endswith(".")
+
+
+@pytest.mark.parametrize(
+    "text, attribute, value, content",
+    [
+        ("我叫张三", "name", "张三", "用户的名字是张三。"),
+        ("我的名字是李四", "name", "李四", "用户的名字是李四。"),
+        ("我喝美式。", "drink_preference", "美式", "用户喝美式。"),
+        ("我改喝拿铁了", "drink_preference", "拿铁", "用户改喝拿铁。"),
+        ("我现在喝燕麦拿铁", "drink_preference", "燕麦拿铁", "用户喝燕麦拿铁。"),
+        ("我更喜欢茶而不是咖啡", "drink_preference", "茶", "用户偏好茶而不是咖啡。"),
+        ("我偏好简洁的回答", "answer_style", "简洁的回答", "用户偏好简洁的回答。"),
+        ("我住在北京朝阳区", "home_location", "北京朝阳区", "用户住在北京朝阳区。"),
+        ("我搬到上海了", "home_location", "上海", "用户搬到了上海。"),
+        ("我在腾讯工作", "employer", "腾讯", "用户在腾讯工作。"),
+        ("请记住我的生日是5月3日", "birthday", "5月3日", "用户的生日是5月3日。"),
+        ("我最喜欢的颜色是蓝色", "favourite_colour", "蓝色", "用户最喜欢的颜色是蓝色。"),
+    ],
+)
+def test_chinese_memory_slots(ex: Extractor, text: str, attribute: str, value: str, content: str) -> None:
+    [memory] = ex.memories(text)
+    assert (memory.subject, memory.attribute, memory.value, memory.content) == ("user", attribute, value, content)
+
+
+def test_likes_without_a_category_have_no_slot(ex: Extractor) -> None:
+    memories = ex.memories("I like hiking in the Alps, and I hate traffic.")
+    assert [(m.content, m.attribute) for m in memories] == [
+        ("User likes hiking in the Alps.", None),
+        ("User hates traffic.", None),
+    ]
+    assert [m.content for m in ex.memories("我喜欢爬山，我不喜欢香菜。")] == ["用户喜欢爬山。", "用户不喜欢香菜。"]
+
+
+def test_a_message_gives_several_memories(ex: Extractor) -> None:
+    assert slots(ex, "My name is Carol and I live in Berlin. I drink water.") == [
+        ("name", "Carol"),
+        ("home_location", "Berlin"),
+        ("drink_preference", "water"),
+    ]
+    assert slots(ex, "我叫张三，在技术部工作。") == [("name", "张三"), ("employer", "技术部")]
+
+
+def test_each_memory_lists_its_own_entities(ex: Extractor) -> None:
+    home, work = ex.memories("I moved to San Francisco last year and I work at Acme Corp.")
+    assert "San Francisco" in {e.text for e in home.entities}
+    assert not any("Acme" in e.text for e in home.entities)
+    assert any("Acme" in e.text for e in work.entities)
+
+
+def test_change_negations_keep_the_slot_and_state_the_negation(ex: Extractor) -> None:
+    for text, content in [
+        ("I don't drink coffee anymore.", "User no longer drinks coffee."),
+        ("I stopped drinking coffee", "User no longer drinks coffee."),
+        ("我不喝咖啡了", "用户不再喝咖啡。"),
+    ]:
+        [memory] = ex.memories(text)
+        assert (memory.attribute, memory.content) == ("drink_preference", content)
+        assert memory.value and ("no longer" in memory.value or "不再" in memory.value)
+
+
+def test_plain_negations_give_a_memory_without_a_slot(ex: Extractor) -> None:
+    assert [(m.content, m.attribute) for m in ex.memories("I don't drink alcohol.")] == [
+        ("User does not drink alcohol.", None)
+    ]
+    assert [(m.content, m.attribute) for m in ex.memories("我不喝酒")] == [("用户不喝酒。", None)]
+
+
+def test_remembered_statements_are_retold_in_third_person(ex: Extractor) -> None:
+    [appointment] = ex.memories("Remember that I have a dentist appointment on March 3 with Dr. Lee.")
+    assert appointment.content == "User has a dentist appointment on March 3 with Dr. Lee."
+    assert appointment.type == "user_profile" and appointment.attribute is None
+    assert "March 3" in {e.text for e in appointment.entities}
+    [wifi] = ex.memories("Please remember that the wifi password is in the drawer.")
+    assert (wifi.content, wifi.type) == ("The wifi password is in the drawer.", "fact_reference")
+    [trip] = ex.memories("记住我下周三去上海出差")
+    assert (trip.content, trip.attribute) == ("用户下周三去上海出差。", None)
+
+
+def test_switching_to_something_that_is_not_a_drink(ex: Extractor) -> None:
+    [memory] = ex.memories("I switched to Linux last year.")
+    assert (memory.content, memory.attribute) == ("User switched to Linux.", None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do I like coffee?",
+        "what do I drink",
+        "Do you remember my name?",
+        "Is my birthday in May?",
+        "我喝什么?",
+        "我喝什么",
+        "你记得我住在哪里吗",
+        "我叫什么名字？",
+    ],
+)
+def test_questions_give_no_memories(ex: Extractor, text: str) -> None:
+    assert ex.memories(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["If I drink coffee at night I can't sleep.", "Remember to buy milk.", "call me when you can", "他告诉我喝水", "I love it!"],
+)
+def test_statements_that_are_not_memories(ex: Extractor, text: str) -> None:
+    assert ex.memories(text) == []
+
+
+def test_assistant_messages_give_no_memories(ex: Extractor) -> None:
+    assert ex.memories("I drink tea and my name is Bot.", role="assistant") == []
+
+
+def test_memory_types_and_lengths(ex: Extractor) -> None:
+    long_like = "I like " + ", ".join(f"the song number {n} from the album {n + 1}" for n in range(40))
+    for memory in ex.memories("I drink tea. " + long_like + ". 记住我下周三去上海出差"):
+        assert memory.type in MEMORY_TYPES
+        assert len(memory.content) <= 300
+
+
+# --- compress ------------------------------------------------------------------------------
+
+
+def test_compress_leaves_short_text_alone() -> None:
+    assert compress("The error was 503.") == "The error was 503."
+    assert compress("  spaces\n and   lines ") == "spaces and lines"
+
+
+def test_compress_never_cuts_a_word_or_number() -> None:
+    text = "The deploy failed with error 503 on server ORD-2024-0042, costing $1,234.56 in credits. " * 5
+    words = set(text.split())
+    for limit in range(20, 300, 7):
+        out = compress(text, limit_latin=limit, limit_cjk=limit // 2)
+        assert len(out) <= limit
+        assert all(w in words for w in out.rstrip("…").split()), (limit, out)
+
+
+def test_compress_prefers_sentence_and_clause_boundaries() -> None:
+    text = "First sentence has error 503 in it. Second sentence is much longer and keeps going on and on."
+    assert compress(text, limit_latin=60) == "First sentence has error 503 in it."
+    clause = "Error 503 happened, then the server restarted and everything was slow for hours"
+    assert compress(clause, limit_latin=40) == "Error 503 happened…"
+
+
+def test_compress_chinese_at_sentence_and_word_boundaries() -> None:
+    text = "昨天部署失败，服务器返回错误503，订单ORD-2024-0042受影响。技术部的张经理正在排查原因，预计明天恢复。"
+    assert compress(text, limit_cjk=40) == "昨天部署失败，服务器返回错误503，订单ORD-2024-0042受影响。"
+    for limit in range(8, 40, 3):
+        out = compress(text, limit_cjk=limit)
+        assert "503" in out or "50" not in out, out
+        assert "ORD-2024-0042" in out or "ORD" not in out, out
+
+
+def test_compress_counts_cjk_characters_against_their_own_limit() -> None:
+    text = "用户喜欢喝咖啡。" * 30
+    out = compress(text, limit_latin=300, limit_cjk=150)
+    assert out.endswith("。") and len(out) <= 150
+
+
+def test_compress_a_single_overlong_token() -> None:
+    out = compress("x" * 500, limit_latin=100)
+    assert out.endswith("…") and len(out) == 100
+
+
+# --- tokenize_for_search ---------------------------------------------------------------------
+
+
+def test_tokenize_english() -> None:
+    assert tokenize_for_search("The user's Answers are in the boxes, stories and classes!") == [
+        "user",
+        "answer",
+        "box",
+        "story",
+        "class",
+    ]
+
+
+def test_tokenize_ids_amounts_and_emails() -> None:
+    tokens = tokenize_for_search("Order ORD-2024-0042 refunded ¥1,200 to alice@example.com, v3.5")
+    assert ["ord-2024-0042", "ord", "2024", "0042"] == tokens[1:5]
+    assert "1200" in tokens and "alice@example.com" in tokens and "example" in tokens
+    assert "v3.5" in tokens and "3.5" not in tokens
+
+
+def test_tokenize_chinese() -> None:
+    tokens = tokenize_for_search("技术部的张经理说订单已经发货了。")
+    assert {"技术部", "经理", "订单", "发货"} <= set(tokens)
+    assert not {"的", "了", "。"} & set(tokens)
+
+
+def test_tokenize_mixed() -> None:
+    tokens = tokenize_for_search("我在Project Alpha里用Python写代码，订单ORD-7")
+    assert {"project", "alpha", "python", "代码", "ord-7", "订单"} <= set(tokens)
+    assert all(t == t.lower() for t in tokens)
+
+
+def test_tokenize_full_width_and_empty() -> None:
+    assert tokenize_for_search("ＡＢＣ１２３") == ["abc123"]
+    assert tokenize_for_search("") == [] and tokenize_for_search("the of and") == []
+
+
+def test_tokenize_is_fast() -> None:
+    sentences = [f"User drinks oat latte number {i} and prefers short answers about project alpha." for i in range(5000)]
+    start = time.perf_counter()
+    for sentence in sentences:
+        tokenize_for_search(sentence)
+    assert 5000 / (time.perf_counter() - start) > 5000  # ~40k/s measured; loose bound for slow CI
+
+
+def test_tokens_are_words_not_fragments() -> None:
+    assert not any(re.fullmatch(r"[a-z]", t) for t in tokenize_for_search("I'm a user, it's a test"))

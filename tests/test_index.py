@@ -1,0 +1,42 @@
+import numpy as np
+
+from memory.index import Filters, HybridIndex
+
+
+def build() -> HybridIndex:
+    index = HybridIndex(dim=3, capacity=2)  # tiny capacity: forces growth
+    rows = [
+        (1, ["coffee", "latte"], [1, 0, 0], 0, np.inf, 0, np.inf),
+        (2, ["coffee", "americano"], [0.9, 0.1, 0], 0, np.inf, 0, 50.0),  # superseded at t=50
+        (3, ["tea"], [0, 1, 0], 0, np.inf, 100.0, np.inf),  # recorded at t=100
+    ]
+    for memory_id, tokens, vec, vf, vu, rec, sup in rows:
+        v = np.asarray(vec, dtype=np.float32)
+        index.add(memory_id=memory_id, type_="user_profile", tokens=tokens, vector=v / np.linalg.norm(v),
+                  valid_from=vf, valid_until=vu, recorded=rec, superseded=sup)
+    return index
+
+
+def test_time_filter_masks_rows():
+    index = build()
+    assert [i for i, _ in index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=10)), 5)] == [1, 2]
+    assert [i for i, _ in index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=60)), 5)] == [1]
+    assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=60)), 5)} == set()
+    assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=200)), 5)} == {3}
+
+
+def test_bm25_prefers_rare_terms_and_forget_removes():
+    index = build()
+    keep = index.mask(Filters(as_of=10))
+    hits = index.bm25(["coffee", "americano"], keep, 5)
+    assert hits[0][0] == 2 and hits[0][1] > hits[1][1]
+    index.remove(2)
+    assert 2 not in [i for i, _ in index.bm25(["americano"], index.mask(Filters(as_of=10)), 5)]
+    assert len(index) == 2
+
+
+def test_archived_hidden_unless_asked():
+    index = build()
+    index.set_archived(1, True)
+    assert 1 not in [i for i, _ in index.bm25(["latte"], index.mask(Filters(as_of=10)), 5)]
+    assert 1 in [i for i, _ in index.bm25(["latte"], index.mask(Filters(as_of=10, include_archived=True)), 5)]

@@ -1,0 +1,132 @@
+"""Recall end to end over a real DuckDB file: knowledge updates, time travel, feedback, forget."""
+from datetime import timedelta
+
+import pytest
+
+from memory import NotFoundError
+from tests.helpers import at, open_engram
+
+
+@pytest.fixture
+def eng():
+    engram = open_engram()
+    yield engram
+    engram.close()
+
+
+def ids(result):
+    return [r.unit.id for r in result.results]
+
+
+def test_knowledge_update_english(eng):
+    eng.remember("I drink Americano every morning.", at=at("2026-03-02T08:00:00"))
+    eng.remember("I switched to oat latte.", at=at("2026-05-03T08:00:00"))
+    now = eng.recall("what coffee do I drink")
+    first = now.results[0]
+    assert "latte" in first.unit.content.lower() and first.valid
+    americano = [r for r in now.results if "americano" in r.unit.content.lower() and r.unit.type != "chat_turn"]
+    assert americano and not americano[0].valid and americano[0].unit.superseded_by == first.unit.id
+    assert now.confident
+
+    april = eng.recall("what coffee do I drink", as_of=at("2026-04-15T00:00:00"))
+    assert "americano" in april.results[0].unit.content.lower() and april.results[0].valid
+    assert all("latte" not in r.unit.content.lower() for r in april.results)
+
+
+def test_knowledge_update_chinese(eng):
+    eng.remember("我喝美式咖啡。", at=at("2026-03-02T08:00:00"))
+    eng.remember("我改喝拿铁了。", at=at("2026-05-03T08:00:00"))
+    now = eng.recall("我现在喝什么咖啡")
+    assert "拿铁" in now.results[0].unit.content and now.results[0].valid
+    old = [r for r in now.results if "美式" in r.unit.content and r.unit.type != "chat_turn"]
+    assert old and not old[0].valid
+    april = eng.recall("我喝什么咖啡", as_of=at("2026-04-15T00:00:00"))
+    assert "美式" in april.results[0].unit.content and april.results[0].valid
+
+
+def test_restating_a_value_confirms_instead_of_superseding(eng):
+    eng.remember("I drink Americano.", at=at("2026-03-02T08:00:00"))
+    report = eng.remember("I drink americano.", at=at("2026-03-09T08:00:00"))
+    assert report.confirmations == 1 and report.superseded == 0
+    holders = eng.store.open_slot_holders("user", "drink_preference")
+    assert len(holders) == 1
+
+
+def test_provenance_points_at_the_message(eng):
+    eng.remember("remember that the staging server is db-stage-07", at=at("2026-02-01T10:00:00"),
+                 session_id="ops", message_id="msg-42")
+    result = eng.recall("which staging server")
+    top = result.results[0]
+    assert top.provenance.kind == "chat" and top.provenance.ref == "ops"
+    assert top.provenance.message_id == "msg-42"
+
+
+def test_exact_id_rule_beats_similar_text(eng):
+    eng.remember("Order ORD-2024-0042 was refunded on Monday.", at=at("2026-01-05T10:00:00"))
+    eng.remember("Order ORD-2024-0043 shipped to Berlin.", at=at("2026-01-05T11:00:00"))
+    result = eng.recall("what happened to ORD-2024-0043")
+    assert "0043" in result.results[0].unit.content
+    assert any("exact id" in why for why in result.results[0].why)
+
+
+def test_feedback_changes_relevance_within_bounds(eng):
+    eng.remember("I prefer short answers.", at=at("2026-01-05T10:00:00"))
+    memory_id = eng.store.open_slot_holders("user", "answer_style")[0].id
+    for _ in range(15):
+        relevance = eng.feedback(memory_id, used=True)
+    assert relevance == 2.0
+    for _ in range(10):
+        relevance = eng.feedback(memory_id, wrong=True)
+    assert relevance == 0.1
+    assert eng.store.memory(memory_id).use_count == 15
+
+
+def test_forget_removes_everywhere_and_audits_without_content(eng):
+    eng.remember("remember that my locker code is 7312", at=at("2026-01-05T10:00:00"))
+    hit = eng.recall("locker code").results[0]
+    eng.forget(hit.unit.id, reason="user asked")
+    assert hit.unit.id not in ids(eng.recall("locker code"))
+    with pytest.raises(NotFoundError):
+        eng.store.memory(hit.unit.id)
+    audit = eng.store.query("SELECT action, target, detail FROM audit")
+    assert ("forget", f"memory:{hit.unit.id}") in [(a, t) for a, t, _ in audit]
+    assert all("7312" not in detail for _, _, detail in audit)
+
+
+def test_archived_memories_are_kept_but_not_recalled(eng):
+    eng.remember("I drink Americano.", at=at("2026-03-02T08:00:00"))
+    eng.remember("I switched to oat latte.", at=at("2026-05-03T08:00:00"))
+    archived = eng.archive_stale()
+    assert archived == 1  # the superseded Americano
+    result = eng.recall("coffee Americano")
+    assert all(not (r.unit.archived) for r in result.results if r.valid)
+    assert eng.store.count("memories") >= 2
+
+
+def test_session_state_ttl_and_dual_extension(eng):
+    from memory.writer import PendingUnit
+    from memory.model import ExtractedEntity, MemoryUnit
+    start = at("2026-06-01T09:00:00")
+    unit = MemoryUnit(content="Working on the Atlas migration", type="session_state", valid_from=start,
+                      recorded_at=start, valid_until=start + timedelta(minutes=30), session_id="s1")
+    eng.writer.write_units([PendingUnit(unit, unit.content, [ExtractedEntity("Atlas", "PROJECT")])])
+    assert not eng.recall("Atlas migration", as_of=start + timedelta(hours=2)).results
+    for minute in range(3):
+        eng.writer.note_mentions("s1", {"Atlas"}, start + timedelta(minutes=minute))
+    later = eng.recall("Atlas migration", as_of=start + timedelta(hours=2))
+    assert later.results and later.results[0].unit.id == unit.id
+
+
+def test_nonsense_query_is_not_confident(eng):
+    eng.remember("I drink Americano.", at=at("2026-03-02T08:00:00"))
+    result = eng.recall("zxqv wobble frumious")
+    assert not result.confident
+
+
+def test_store_survives_reopen_with_index_rebuilt(tmp_path):
+    first = open_engram(tmp_path / "h")
+    first.remember("I live in Lisbon.", at=at("2026-01-01T00:00:00"))
+    first.close()
+    second = open_engram(tmp_path / "h")
+    assert "Lisbon" in second.recall("where do I live").results[0].unit.content
+    second.close()

@@ -1,0 +1,58 @@
+"""The DuckDB store: migrations, transactions, the single-writer lock."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from memory import StoreLockedError
+from memory.store import MIGRATIONS, Store
+
+
+def test_migrations_are_named_and_recorded(tmp_path):
+    store = Store(tmp_path / "e.duckdb")
+    names = [row[0] for row in store.query("SELECT name FROM migrations ORDER BY name")]
+    assert names == [name for name, _ in MIGRATIONS]
+    store.close()
+    again = Store(tmp_path / "e.duckdb")  # idempotent on reopen
+    assert again.count("migrations") == len(MIGRATIONS)
+    again.close()
+
+
+def test_backup_taken_before_a_new_migration(tmp_path):
+    path = tmp_path / "e.duckdb"
+    store = Store(path)
+    store.execute("DELETE FROM migrations WHERE name = 'm002_chat_sessions'")
+    store.execute("DROP TABLE sessions")
+    store.close()
+    Store(path).close()
+    backups = list(tmp_path.glob("e.duckdb.before-m002_chat_sessions.bak"))
+    assert len(backups) == 1
+
+
+def test_a_failed_transaction_leaves_nothing(tmp_path):
+    store = Store(tmp_path / "e.duckdb")
+    with pytest.raises(RuntimeError):
+        with store.transaction() as conn:
+            conn.execute("INSERT INTO audit VALUES (now(), 'x', 'y', 'z')")
+            raise RuntimeError("crash in the middle")
+    assert store.count("audit") == 0
+
+
+def test_second_process_gets_a_clear_message(tmp_path):
+    path = tmp_path / "e.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import sys, time
+            from memory.store import Store
+            s = Store({str(path)!r}); print('ready', flush=True); sys.stdin.readline()
+        """)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        with pytest.raises(StoreLockedError) as err:
+            Store(path)
+        assert str(path) in str(err.value) and "another Engram process" in str(err.value)
+    finally:
+        holder.communicate("\n", timeout=30)
