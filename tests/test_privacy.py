@@ -1,6 +1,8 @@
 """Redaction: each secret kind is replaced, the rest of the text survives, checksums gate IDs and cards."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from memory.errors import BadInputError
@@ -195,3 +197,10 @@ def test_settings_round_trip_and_validation() -> None:
         settings_from_dict({"bank_cards": "yes"})
     with pytest.raises(BadInputError, match=r"\(unclosed"):
         settings_from_dict({"custom_patterns": ["(unclosed"]})
+
+
+def test_long_pathological_input_is_fast(redactor: Redactor) -> None:
+    started = time.perf_counter()
+    for text in ("1-" * 5000 + "x", "-----BEGIN PRIVATE KEY-----" * 500, "a_" * 5000 + "=", "1 " * 5000):
+        assert redactor.scrub(text) == text
+    assert time.perf_counter() - started < 2.0

@@ -6,9 +6,13 @@ Choices worth knowing:
 - Chunk text keeps fenced code (it is searchable) but drops %% comments %%; `extraction_text`
   drops comments, fenced code and inline code, and keeps the file's line numbering (removed
   spans leave their line breaks behind, frontmatter lines are left blank).
+- A chunk's heading path starts with the note title: ("Note", "Heading", "Subheading"); text
+  before the first heading is under ("Note",). A heading with no text of its own gives no chunk.
 - Inline code spans end on the line where they start (multi-line spans are rare in notes).
 - A `%%` without a closing `%%` comments out the rest of the note, as in Obsidian.
 - Tasks are done when marked `[x]`/`[X]`; other marks such as `[/]` or `[-]` are open tasks.
+- Tags and aliases are deduplicated case-insensitively, keeping the first spelling.
+- `[[#Heading]]` links target the note itself (its path without .md).
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import yaml
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_YAML_ALIASES = 8
 MAX_YAML_DEPTH = 64
+FAST_YAML_MAX_CHARS = 16 * 1024
 
 CODE, COMMENT = "code", "comment"
 
@@ -68,6 +73,8 @@ class Chunk:
 
 @dataclass
 class ParsedNote:
+    """Everything the rest of Engram needs from one note."""
+
     path: str
     title: str
     frontmatter: dict[str, Any]
@@ -88,38 +95,61 @@ class ParsedNote:
 
 def parse_note(path: str, text: str, *, max_chunk_chars: int = 1200) -> ParsedNote:
     """Parse one note's text; `path` is vault-relative with forward slashes."""
-    text = _normalise_newlines(text)
+    if max_chunk_chars < 1:
+        raise ValueError(f"max_chunk_chars must be at least 1, not {max_chunk_chars}")
     title = note_title(path)
-    fm_source, body, body_offset = split_frontmatter(text)
-    frontmatter, fm_error = ({}, None) if fm_source is None else load_frontmatter(fm_source, body_offset)
-
-    newlines = [m.start() for m in _NEWLINE.finditer(body)]
-    regions = find_code_and_comments(body, newlines)
-    masked = _replace_regions(body, regions, _blank, (CODE, COMMENT))
-    readable = _replace_regions(body, regions, _keep_breaks, (COMMENT,))
-    readable_lines = readable.split("\n")
-
-    def line_of(offset: int) -> int:
-        return body_offset + 1 + bisect_left(newlines, offset)
-
-    lined = "\n" + masked
-    headings = _headings(lined, readable_lines, line_of, body_offset)
+    fm_source, body_text, offset = split_frontmatter(_normalise_newlines(text))
+    frontmatter, fm_error = ({}, None) if fm_source is None else load_frontmatter(fm_source, offset)
+    body = _Body.of(body_text, offset)
+    headings = _headings(body)
     return ParsedNote(
         path=path,
         title=title,
         frontmatter=frontmatter,
         frontmatter_error=fm_error,
         aliases=_unique(_strings(_first_key(frontmatter, "aliases", "alias"))),
-        tags=_unique(_frontmatter_tags(frontmatter) + _inline_tags(masked)),
-        links=sorted(_wikilinks(masked, line_of, _strip_md(path)) + _markdown_links(masked, line_of), key=_line),
+        tags=_unique(_frontmatter_tags(frontmatter) + _inline_tags(body.masked)),
+        links=sorted(_wikilinks(body, _strip_md(path)) + _markdown_links(body), key=_line),
         headings=headings,
-        block_ids=_unique(_block_ids(masked)),
-        tasks=_tasks(lined, readable_lines, line_of, body_offset),
-        chunks=_chunks(readable_lines, headings, title, body_offset, max_chunk_chars),
+        block_ids=_unique(_block_ids(body.masked)),
+        tasks=_tasks(body),
+        chunks=_chunks(body, headings, title, max_chunk_chars),
         dates=frontmatter_dates(frontmatter),
-        extraction_text="\n" * body_offset
-        + _replace_regions(body, regions, _keep_breaks, (CODE, COMMENT)),
+        extraction_text=body.extraction_text(),
     )
+
+
+@dataclass
+class _Body:
+    """A note body with its code and comments located, and a map from offsets to file lines."""
+
+    text: str
+    offset: int  # file lines before the body (the frontmatter)
+    newlines: list[int]
+    regions: list[tuple[int, int, str]]
+    masked: str  # code and comments blanked out, same length and offsets as `text`
+    lined: str  # "\n" + masked: line-start patterns can then begin with a literal "\n" (fast)
+    readable_lines: list[str]  # the body's lines with comments removed
+
+    @classmethod
+    def of(cls, text: str, offset: int) -> _Body:
+        newlines = [m.start() for m in _NEWLINE.finditer(text)]
+        regions = find_code_and_comments(text, newlines)
+        masked = _replace_regions(text, regions, _blank, (CODE, COMMENT))
+        readable = _replace_regions(text, regions, _keep_breaks, (COMMENT,))
+        return cls(text, offset, newlines, regions, masked, "\n" + masked, readable.split("\n"))
+
+    def extraction_text(self) -> str:
+        """Body without code and comments, preceded by blank lines standing for the frontmatter."""
+        return "\n" * self.offset + _replace_regions(self.text, self.regions, _keep_breaks, (CODE, COMMENT))
+
+    def line_of(self, offset: int) -> int:
+        """1-based file line of a body offset."""
+        return self.offset + 1 + bisect_left(self.newlines, offset)
+
+    def readable_line(self, line: int) -> str:
+        """A file line of the body, comments removed but inline code kept."""
+        return self.readable_lines[line - self.offset - 1]
 
 
 def note_title(path: str) -> str:
@@ -140,17 +170,17 @@ _NEWLINE = re.compile("\n")
 # ---------------------------------------------------------------------------- frontmatter
 
 _FM_OPEN = re.compile(r"---[ \t]*\n")
-_FM_CLOSE = re.compile(r"^---[ \t]*$", re.M)
+_FM_CLOSE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 
 
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
     """Return (frontmatter source or None, body, number of file lines before the body)."""
     opening = _FM_OPEN.match(text)
-    closing = _FM_CLOSE.search(text, opening.end()) if opening else None
+    closing = _FM_CLOSE.search(text, opening.end() - 1) if opening else None
     if closing is None:
         return None, text, 0
     end = closing.end() + 1 if closing.end() < len(text) else closing.end()
-    return text[opening.end() : closing.start()], text[end:], text.count("\n", 0, end)
+    return text[opening.end() : closing.start() + 1], text[end:], text.count("\n", 0, end)
 
 
 def load_frontmatter(source: str, lines: int) -> tuple[dict[str, Any], str | None]:
@@ -160,9 +190,8 @@ def load_frontmatter(source: str, lines: int) -> tuple[dict[str, Any], str | Non
         return {}, f"{where} too large: {len(source)} characters, limit {MAX_FRONTMATTER_CHARS}"
     if _flow_depth(source) > MAX_YAML_DEPTH:
         return {}, f"{where} nested more than {MAX_YAML_DEPTH} levels deep"
-    loader = _GuardedLoader if "&" in source else _FAST_LOADER  # no anchor, no alias
     try:
-        data = yaml.load(source, Loader=loader)  # noqa: S506 - both loaders are safe loaders
+        data = yaml.load(source, Loader=_loader_for(source))  # noqa: S506 - both are safe loaders
     except yaml.MarkedYAMLError as exc:
         return {}, _yaml_error_message(exc, where)
     except Exception as exc:  # hostile YAML may raise ValueError, RecursionError, …
@@ -185,6 +214,18 @@ def _yaml_error_message(exc: yaml.MarkedYAMLError, where: str) -> str:
 
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_COMPACT_NESTING = re.compile(r"(?:[-?][ \t]+){8}")  # "- - - - …" nests a level per dash
+
+
+def _loader_for(source: str) -> type:
+    """libyaml for small plain YAML; else the pure-Python guarded loader.
+
+    libyaml is several times faster, but cannot count aliases and its C composer overflows the
+    stack on deeply nested input (a segfault, not an exception); Python raises RecursionError.
+    """
+    plain = "&" not in source and len(source) <= FAST_YAML_MAX_CHARS and not _COMPACT_NESTING.search(source)
+    return _FAST_LOADER if plain else _GuardedLoader
+
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
 
 
@@ -212,9 +253,8 @@ class _GuardedLoader(yaml.SafeLoader):
         if isinstance(event, yaml.AliasEvent):
             self._aliases += 1
             if self._aliases > MAX_YAML_ALIASES:
-                raise yaml.composer.ComposerError(
-                    None, None, f"more than {MAX_YAML_ALIASES} aliases (possible alias bomb)", event.start_mark
-                )
+                problem = f"more than {MAX_YAML_ALIASES} aliases (possible alias bomb)"
+                raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
             if event.anchor in self._open_anchors:
                 raise yaml.composer.ComposerError(None, None, "recursive alias", event.start_mark)
             return super().compose_node(parent, index)
@@ -302,7 +342,7 @@ def _as_datetime(value: Any) -> datetime | None:
             return None
     if isinstance(value, datetime):
         try:
-            return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+            return value.astimezone(timezone.utc) if value.tzinfo else value.replace(tzinfo=timezone.utc)
         except OverflowError:  # year 1 or 9999 shifted out of range
             return None
     if isinstance(value, date):
@@ -391,7 +431,10 @@ def _keep_breaks(segment: str) -> str:
     return "\n" * breaks if breaks else " "
 
 
-def _replace_regions(body: str, regions: list[tuple[int, int, str]], replace: Any, kinds: tuple[str, ...]) -> str:
+def _replace_regions(
+    body: str, regions: list[tuple[int, int, str]], replace: Callable[[str], str], kinds: tuple[str, ...]
+) -> str:
+    """The body with the regions of the given kinds replaced."""
     parts, last = [], 0
     for start, end, kind in regions:
         if kind in kinds:
@@ -443,15 +486,18 @@ def _is_embed(text: str, offset: int) -> bool:
     return offset > 0 and text[offset - 1] == "!"
 
 
-def _wikilinks(masked: str, line_of: Callable[[int], int], self_target: str) -> list[WikiLink]:
+def _wikilinks(body: _Body, self_target: str) -> list[WikiLink]:
     """[[wikilinks]] and ![[embeds]]; [[#Heading]] targets the note itself."""
     links = []
-    for m in _WIKILINK.finditer(masked):
+    for m in _WIKILINK.finditer(body.masked):
         inner, _, alias = m[1].partition("|")
-        target, _, subpath = inner.removesuffix("\\").partition("#")  # [[a\|b]] inside tables
+        target, hash_sign, subpath = inner.removesuffix("\\").partition("#")  # [[a\|b]] in tables
+        if not target.strip() and not hash_sign:
+            continue
         heading, block = _subpath(subpath)
-        embed = _is_embed(masked, m.start())
-        links.append(WikiLink(target.strip() or self_target, alias.strip() or None, heading, block, embed, line_of(m.start())))
+        embed = _is_embed(body.masked, m.start())
+        target = target.strip() or self_target
+        links.append(WikiLink(target, alias.strip() or None, heading, block, embed, body.line_of(m.start())))
     return links
 
 
@@ -463,10 +509,10 @@ def _subpath(subpath: str) -> tuple[str | None, str | None]:
     return subpath or None, None
 
 
-def _markdown_links(masked: str, line_of: Callable[[int], int]) -> list[WikiLink]:
+def _markdown_links(body: _Body) -> list[WikiLink]:
     """Markdown links to local .md notes, and local embeds such as ![alt](image.png)."""
     links = []
-    for m in _MD_LINK.finditer(masked):
+    for m in _MD_LINK.finditer(body.masked):
         url = _LINK_TITLE.sub("", m[2].strip())
         if url.startswith("<") and url.endswith(">"):
             url = url[1:-1]
@@ -474,11 +520,12 @@ def _markdown_links(masked: str, line_of: Callable[[int], int]) -> list[WikiLink
             continue
         file_part, _, fragment = url.partition("#")
         file_part = unquote(file_part).strip()
-        embed = _is_embed(masked, m.start())
+        embed = _is_embed(body.masked, m.start())
         if not (file_part.lower().endswith(".md") or (embed and file_part)):
             continue
         heading, block = _subpath(unquote(fragment))
-        links.append(WikiLink(_strip_md(file_part), m[1].strip() or None, heading, block, embed, line_of(m.start())))
+        alias = m[1].strip() or None
+        links.append(WikiLink(_strip_md(file_part), alias, heading, block, embed, body.line_of(m.start())))
     return links
 
 
@@ -492,24 +539,24 @@ _TASK = re.compile(r"\n[ \t>]*(?:[-*+]|\d+[.)])[ \t]+\[([^\n])\]([ \t][^\n]*)?(?
 _TASK_LINE = re.compile(r"[ \t>]*(?:[-*+]|\d+[.)])[ \t]+\[.\](.*)")
 
 
-def _headings(lined: str, readable_lines: list[str], line_of: Callable[[int], int], body_offset: int) -> list[Heading]:
+def _headings(body: _Body) -> list[Heading]:
     """ATX headings outside code; their text is taken from the line with inline code kept."""
     headings = []
-    for m in _HEADING.finditer(lined):
-        line = line_of(m.start())
-        full = _HEADING_LINE.match(readable_lines[line - body_offset - 1])
+    for m in _HEADING.finditer(body.lined):
+        line = body.line_of(m.start())
+        full = _HEADING_LINE.match(body.readable_line(line))
         text = _CLOSING_HASHES.sub("", (full or m)[1 if full else 2]).strip()
         if text:
             headings.append(Heading(len(m[1]), text, line))
     return headings
 
 
-def _tasks(lined: str, readable_lines: list[str], line_of: Callable[[int], int], body_offset: int) -> list[Task]:
+def _tasks(body: _Body) -> list[Task]:
     """Checkbox list items outside code; a trailing ^block-id is left out of the text."""
     tasks = []
-    for m in _TASK.finditer(lined):
-        line = line_of(m.start())
-        full = _TASK_LINE.match(readable_lines[line - body_offset - 1])
+    for m in _TASK.finditer(body.lined):
+        line = body.line_of(m.start())
+        full = _TASK_LINE.match(body.readable_line(line))
         text = _BLOCK_ID.sub("", (full[1] if full else m[2]) or "").strip()
         tasks.append(Task(text, m[1] in "xX", line))
     return tasks
@@ -524,21 +571,25 @@ _SPLITTERS = (
 )
 
 
-def _chunks(lines: list[str], headings: list[Heading], title: str, body_offset: int, limit: int) -> list[Chunk]:
+def _chunks(body: _Body, headings: list[Heading], title: str, limit: int) -> list[Chunk]:
     """Chunks per heading section, each section split to at most `limit` characters."""
-    chunks = []
-    for first, last, path, has_heading in _sections(len(lines), headings, title, body_offset):
+    lines, chunks = body.readable_lines, []
+    for first, last, path, has_heading in _sections(len(lines), headings, title, body.offset):
         if has_heading and not any(line.strip() for line in lines[first + 1 : last]):
             continue  # a heading with nothing under it
-        chunks += _section_chunks("\n".join(lines[first:last]), path, first + body_offset + 1, limit)
+        heading_line = first + body.offset + 1
+        section = _section_chunks("\n".join(lines[first:last]), path, heading_line, limit)
+        if has_heading and len(section) > 1 and section[0].line_end == heading_line:
+            section = section[1:]  # the heading line alone: the heading path already says it
+        chunks += section
     return chunks
 
 
 def _sections(
-    line_count: int, headings: list[Heading], title: str, body_offset: int
+    line_count: int, headings: list[Heading], title: str, offset: int
 ) -> Iterator[tuple[int, int, tuple[str, ...], bool]]:
     """(first line index, end line index, heading path, starts with a heading) for each section."""
-    starts = [h.line - body_offset - 1 for h in headings]
+    starts = [h.line - offset - 1 for h in headings]
     if not starts or starts[0] > 0:
         yield 0, starts[0] if starts else line_count, (title,), False
     stack: list[Heading] = []
@@ -565,7 +616,9 @@ def _section_chunks(text: str, path: tuple[str, ...], first_line: int, limit: in
     return chunks
 
 
-def split_text(text: str, limit: int, start: int = 0, end: int | None = None, level: int = 0) -> list[tuple[int, int]]:
+def split_text(
+    text: str, limit: int, start: int = 0, end: int | None = None, level: int = 0
+) -> list[tuple[int, int]]:
     """Contiguous (start, end) pieces of at most `limit` characters, cut at the coarsest boundary."""
     end = len(text) if end is None else end
     if end - start <= limit:
@@ -597,8 +650,8 @@ def resolve_link(target: str, titles: dict[str, list[str]], from_path: str) -> s
 
     `titles` maps a lower-case note name (file stem; aliases too if wanted; attachments by full
     file name) to vault paths. An exact vault path wins, then a path relative to the linking note,
-    then a path suffix; among same-name notes the one in the linking note's folder, then the
-    shortest path.
+    then a path suffix; among same-name notes the one in the linking note's folder, then the one
+    with the fewest folders, then the shortest.
     """
     key = _strip_md(target.strip().removeprefix("./").lstrip("/")).lower()
     if not key:
@@ -621,6 +674,7 @@ def _strip_md(path: str) -> str:
 
 
 def _closest(paths: Iterable[str], from_path: str) -> str | None:
+    """The path in from_path's folder, else the one with the fewest folders, then the shortest."""
     paths = list(paths)
     if not paths:
         return None

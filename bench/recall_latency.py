@@ -1,0 +1,132 @@
+"""Recall latency (hybrid + as_of time filter) at 1k, 10k and 100k memories.
+
+    python bench/recall_latency.py ../shared/data/locomo10.json [--sizes 1000,10000,100000]
+
+Memory texts are LoCoMo dialogue turns and pairs of turns (each pair's vector is the normalised
+sum of its turns' MiniLM vectors, so only the 5,882 distinct turns are run through the model).
+Memories get validity intervals over two years; a fifth are superseded. Each query runs the full
+recall (query embedding, rules, BM25, vectors, time filter, rerank, graph hop, store fetch).
+The reference is a plain numpy brute-force cosine top-10 over the same vectors, timed in the same run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memory import Engram, MemoryUnit  # noqa: E402
+from memory.clock import to_epoch  # noqa: E402
+from memory.embed import make_embedder, normalise_rows  # noqa: E402
+
+START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+SPAN_DAYS = 730
+
+
+def corpus(locomo: Path) -> tuple[list[str], list[str]]:
+    data = json.loads(locomo.read_text(encoding="utf-8"))
+    turns, questions = [], []
+    for sample in data:
+        conv = sample["conversation"]
+        session = 1
+        while f"session_{session}" in conv:
+            turns += [f"{t['speaker']}: {t['text']}" for t in conv[f"session_{session}"]]
+            session += 1
+        questions += [qa["question"] for qa in sample["qa"]]
+    return turns, questions
+
+
+def build_store(home: str, size: int, turns: list[str], turn_vectors: np.ndarray, embedder, rng) -> Engram:
+    eng = Engram(home, embedder=embedder)
+    units, tokens, vectors = [], [], []
+    ids = eng.store.next_ids("memories", size)
+    for n, memory_id in enumerate(ids):
+        if n < len(turns):
+            text, vector = turns[n], turn_vectors[n]
+        else:
+            i, j = rng.randrange(len(turns)), rng.randrange(len(turns))
+            text = f"{turns[i]} {turns[j]}"
+            vector = normalise_rows((turn_vectors[i] + turn_vectors[j])[None, :])[0]
+        valid_from = START + timedelta(days=rng.uniform(0, SPAN_DAYS))
+        superseded = valid_from + timedelta(days=rng.uniform(1, 200)) if rng.random() < 0.2 else None
+        unit = MemoryUnit(content=text, type="fact_reference" if n % 3 else "user_profile",
+                          valid_from=valid_from, recorded_at=valid_from, superseded_at=superseded,
+                          valid_until=superseded, session_id=f"s{n % 50}", id=memory_id)
+        units.append(unit)
+        tokens.append(" ".join(eng.tokenize(text)))
+        vectors.append(vector)
+    for start in range(0, size, 5000):
+        part = slice(start, start + 5000)
+        eng.store.insert_memories(units[part], tokens[part], np.asarray(vectors[part], dtype=np.float32))
+    eng.close()
+    return Engram(home, embedder=embedder)  # reopen: the index is rebuilt from the store, as at start
+
+
+def percentile(values: list[float], p: float) -> float:
+    return float(np.percentile(values, p))
+
+
+def measure(eng: Engram, questions: list[str], rng, runs: int) -> dict:
+    eng.graph()
+    sample = [questions[rng.randrange(len(questions))] for _ in range(runs)]
+    as_ofs = [START + timedelta(days=rng.uniform(30, SPAN_DAYS)) for _ in range(runs)]
+    for q in sample[:20]:  # warm up caches and the model
+        eng.recall(q, as_of=as_ofs[0], k=10)
+    engram_ms, brute_ms = [], []
+    matrix = eng.index.vectors[: eng.index.size].copy()
+    for q, as_of in zip(sample, as_ofs):
+        t0 = time.perf_counter()
+        eng.recall(q, as_of=as_of, k=10)
+        engram_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        vector = eng.embedder.embed([q])[0]
+        scores = matrix @ vector
+        top = np.argpartition(-scores, 10)[:10]
+        top[np.argsort(-scores[top])]
+        brute_ms.append((time.perf_counter() - t0) * 1000)
+    return {"engram": engram_ms, "brute": brute_ms}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("locomo", type=Path)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--embedder", default="local")
+    args = parser.parse_args()
+    rng = random.Random(7)
+    embedder = make_embedder(args.embedder)
+    turns, questions = corpus(args.locomo)
+    t0 = time.perf_counter()
+    turn_vectors = embedder.embed(turns)
+    print(f"embedded {len(turns)} turns in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    rows = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        with tempfile.TemporaryDirectory() as home:
+            t0 = time.perf_counter()
+            eng = build_store(home, size, turns, turn_vectors, embedder, rng)
+            load_s = time.perf_counter() - t0
+            timing = measure(eng, questions, rng, args.runs)
+            eng.close()
+        e50, e95 = percentile(timing["engram"], 50), percentile(timing["engram"], 95)
+        b50, b95 = percentile(timing["brute"], 50), percentile(timing["brute"], 95)
+        rows.append((size, e50, e95, b50, b95, load_s))
+        print(f"  {size}: p95 {e95:.1f} ms", file=sys.stderr, flush=True)
+    print("\nRecall latency, hybrid + as_of filter, k=10 "
+          f"({args.runs} queries per size; reference = numpy brute-force cosine top-10 incl. query embedding)\n")
+    print("| memories | Engram p50 ms | Engram p95 ms | numpy p50 ms | numpy p95 ms | p95 ratio | build+open s |")
+    print("|---|---|---|---|---|---|---|")
+    for size, e50, e95, b50, b95, load_s in rows:
+        print(f"| {size:,} | {e50:.1f} | {e95:.1f} | {b50:.1f} | {b95:.1f} | {e95 / b95:.2f}× | {load_s:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
