@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("forget", parents=[common], help="forget one memory for good")
     p.add_argument("id", type=int)
     p.add_argument("--reason", default="")
+    p = sub.add_parser("ingest", parents=[common], help="index a vault once")
+    p.add_argument("vault")
+    p = sub.add_parser("watch", parents=[common], help="index a vault, then follow its changes")
+    p.add_argument("vault")
     sub.add_parser("reembed", parents=[common], help="re-embed all memories with the current embedder")
     return parser
 
@@ -174,7 +178,57 @@ def cmd_reembed(args) -> int:
     return 0
 
 
+def _print_sync(args, report, title: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(report.as_json(), ensure_ascii=False))
+        return
+    print(f"{title}: {report.notes} notes ({report.indexed} indexed, {report.unchanged} unchanged, "
+          f"{report.renamed} renamed, {report.deleted} deleted), {report.chunks} chunks, "
+          f"{report.entities} entities, {report.links} links ({report.links_resolved} resolved), "
+          f"{report.attachments} attachments in {report.seconds:.1f} s")
+    for path, reason in report.skipped:
+        print(f"  skipped {path}: {reason}")
+    for warning in report.warnings:
+        print(f"  warning {warning}")
+
+
+def cmd_ingest(args) -> int:
+    from vault_sync.sync import VaultIndexer
+
+    with _open(args) as eng:
+        indexer = VaultIndexer(eng, args.vault)
+        bar = _progress(0, "indexing", not getattr(args, "json", False))
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        with bar:
+            report = indexer.sync_all(progress=progress)
+    _print_sync(args, report, f"ingested {args.vault}")
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from vault_sync.service import VaultSync
+
+    with _open(args) as eng:
+        sync = VaultSync(eng, args.vault)
+        report = sync.start()
+        _print_sync(args, report, f"indexed {args.vault}")
+        print("watching for changes; press Ctrl+C to stop", file=sys.stderr)
+        try:
+            sync.wait(on_report=lambda r: _print_sync(args, r, "synced"))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sync.stop()
+    return 0
+
+
 COMMANDS = {
+    "ingest": cmd_ingest, "watch": cmd_watch,
     "remember": cmd_remember, "import-chat": cmd_import_chat, "recall": cmd_recall,
     "health": cmd_health, "export": cmd_export, "forget": cmd_forget, "reembed": cmd_reembed,
 }

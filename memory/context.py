@@ -270,6 +270,8 @@ _SENTENCE_END = re.compile(r"[!?。！？]+|\.(?=\s|$)|\n")
 
 def _trim_summary(parts: _Parts, fits: Fits) -> list[str]:
     """Drop sentences from the end of the summary while it is too long, then the whole summary."""
+    if not parts.summary:
+        return []
     original = parts.summary
     ends = [m.end() for m in _SENTENCE_END.finditer(original)]
     for end in reversed(ends):
@@ -282,6 +284,8 @@ def _trim_summary(parts: _Parts, fits: Fits) -> list[str]:
 
 def _trim_recalled(parts: _Parts, fits: Fits) -> list[str]:
     """Drop the lowest-ranked memory, one at a time, until the prompt fits."""
+    if not parts.memories:
+        return []
     total = len(parts.memories)
     while parts.memories and not fits(parts):
         parts.memories.pop()
@@ -290,7 +294,9 @@ def _trim_recalled(parts: _Parts, fits: Fits) -> list[str]:
 
 def _trim_tool_result(parts: _Parts, fits: Fits) -> list[str]:
     """Compress the last tool result at word boundaries, shorter each time; then drop it."""
-    original = parts.tool_result or ""
+    if not parts.tool_result:
+        return []
+    original = parts.tool_result
     limit = int(len(original) * TOOL_RESULT_SHRINK)
     while limit >= MIN_TOOL_RESULT_CHARS:
         parts.tool_result = compress(original, limit, max(1, limit // 2))
@@ -303,6 +309,8 @@ def _trim_tool_result(parts: _Parts, fits: Fits) -> list[str]:
 
 def _trim_turns(parts: _Parts, fits: Fits) -> list[str]:
     """Drop the oldest recent turns until the prompt fits."""
+    if not parts.turns:
+        return []
     dropped = 0
     while parts.turns and not fits(parts):
         parts.turns.pop(0)
@@ -310,12 +318,7 @@ def _trim_turns(parts: _Parts, fits: Fits) -> list[str]:
     return [_span("turns", 0, dropped - 1)]
 
 
-_TRIM_STEPS: tuple[tuple[Callable[[_Parts], bool], Callable[[_Parts, Fits], list[str]]], ...] = (
-    (lambda p: bool(p.summary), _trim_summary),
-    (lambda p: bool(p.memories), _trim_recalled),
-    (lambda p: bool(p.tool_result), _trim_tool_result),
-    (lambda p: bool(p.turns), _trim_turns),
-)
+TRIM_ORDER = (_trim_summary, _trim_recalled, _trim_tool_result, _trim_turns)
 
 
 # --- assemble -----------------------------------------------------------------------------
@@ -358,11 +361,10 @@ def assemble(
         return count(_messages(fixed, candidate)) <= budget.available
 
     trimmed: list[str] = []
-    for applies, trim in _TRIM_STEPS:
+    for trim in TRIM_ORDER:
         if fits(parts):
             break
-        if applies(parts):
-            trimmed += trim(parts, fits)
+        trimmed += trim(parts, fits)
     messages = _messages(fixed, parts)
     tokens = count(messages)
     if tokens > budget.available:  # unreachable once the fixed part fits; kept as the last guard
@@ -382,8 +384,8 @@ def _check_fixed_part_fits(fixed: _Fixed, budget: ContextBudget, count: _Message
     if needed <= budget.available:
         return
     raise PromptTooLargeError(
-        f"the system prompt, memory anchor and user message need {needed} tokens "
-        f"(system {count_tokens(messages[0]['content'])}, user message {count_tokens(fixed.user_message)}), "
+        f"the system prompt, memory anchor, tool state and user message need {needed} tokens "
+        f"(system message {count_tokens(messages[0]['content'])}, user message {count_tokens(fixed.user_message)}), "
         f"but only {budget.available} fit: context window {budget.context_window} "
         f"minus {budget.reserve_for_reply} reserved for the reply"
     )

@@ -19,6 +19,7 @@ from .errors import EmbedderMismatchError, NotFoundError
 from .extract import Extractor, tokenize_for_search
 from .graph import MemoryGraph
 from .index import HybridIndex
+from .privacy import Redactor
 from .model import CHAT_TURN, MemoryUnit, Provenance, RecallResult
 from .store import Store, db_time, dumps
 from .temporal import RELEVANCE_USED, RELEVANCE_WRONG, adjust_relevance
@@ -45,12 +46,13 @@ class Engram:
         self.store = Store(None if in_memory else self.home / DB_NAME, read_only=read_only)
         self.embedder = embedder or make_embedder()
         self.extractor = extractor or Extractor()
-        self.redactor = redactor
+        self.redactor = redactor if redactor is not None else Redactor()
         self.latencies_ms: deque[float] = deque(maxlen=2000)
         self._graph: MemoryGraph | None = None
         self._graph_lock = threading.Lock()
         self._attributes: list[str] | None = None
         self._sources_cache: dict[int, object] = {}
+        self._chat_sources: dict[str, int] = {}
         self.embedder_mismatch = self._check_embedder(allow_embedder_change)
         self.index = self._load_index()
         self.writer = MemoryWriter(self)
@@ -122,6 +124,16 @@ class Engram:
 
     def redact(self, text: str) -> str:
         return self.redactor.scrub(text) if self.redactor is not None else text
+
+    def chat_source(self, session_id: str) -> int:
+        """The Source id of a chat session (cached; created on first use)."""
+        source_id = self._chat_sources.get(session_id)
+        if source_id is None:
+            source_id = self._chat_sources[session_id] = self.store.chat_source(session_id)
+        return source_id
+
+    def forget_source_cache(self, source_id: int) -> None:
+        self._sources_cache.pop(source_id, None)
 
     def note_latency(self, ms: float) -> None:
         self.latencies_ms.append(ms)
@@ -279,7 +291,7 @@ class Engram:
 
     def reembed(self, progress: Callable[[int], None] | None = None, batch: int = 256) -> int:
         """Re-embed every memory with the current embedder, replacing all vectors at once."""
-        rows = self.store.query("SELECT id, content FROM memories ORDER BY id")
+        rows = self.store.query("SELECT id, coalesce(embed_text, content) FROM memories ORDER BY id")
         vectors = []
         for start in range(0, len(rows), batch):
             chunk = rows[start : start + batch]

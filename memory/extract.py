@@ -226,24 +226,46 @@ _LATIN_SEGMENT = re.compile(f"[^{HAN}\u3000-\u303f\uff00-\uffef]+")
 _HAS_WORD = re.compile(r"[A-Za-z]{2}")
 
 
+_NER_CACHE: dict[str, list[tuple[int, int, str, str]]] = {}
+_NER_CACHE_LIMIT = 50_000
+
+
+def _ner_segments(text: str) -> list[re.Match[str]]:
+    return [m for m in _LATIN_SEGMENT.finditer(text) if _HAS_WORD.search(m.group())]
+
+
+def _run_ner(segments: list[str]) -> None:
+    """spaCy NER over many segments in one batched pass, results cached by segment text."""
+    todo = list(dict.fromkeys(s for s in segments if s not in _NER_CACHE))
+    nlp = _pipeline("ner")
+    if not todo or nlp is None:
+        return
+    with _NLP_LOCK:
+        docs = list(nlp.pipe(todo, batch_size=64))
+        if len(_NER_CACHE) + len(todo) > _NER_CACHE_LIMIT:
+            _NER_CACHE.clear()
+        for segment, doc in zip(todo, docs):
+            _NER_CACHE[segment] = [(e.start_char, e.end_char, e.label_, e.text) for e in doc.ents]
+
+
+def prefetch_entities(texts: Iterable[str]) -> None:
+    """Run NER for many texts at once so that later `entities()` calls are cache hits."""
+    _run_ner([m.group() for text in texts if text for m in _ner_segments(text)])
+
+
 def _ner_spans(text: str) -> list[_Span]:
     """spaCy NER on the non-Chinese segments of the text."""
-    segments = [m for m in _LATIN_SEGMENT.finditer(text) if _HAS_WORD.search(m.group())]
+    segments = _ner_segments(text)
     if not segments:
         return []
-    nlp = _pipeline("ner")
-    if nlp is None:
-        return []
+    _run_ner([m.group() for m in segments])
     spans = []
-    with _NLP_LOCK:
-        docs = list(nlp.pipe(m.group() for m in segments))
-    for seg, doc in zip(segments, docs):
-        for ent in doc.ents:
-            label = _NER_LABELS.get(ent.label_)
-            if label is None or (label == "DATE" and not any(c.isdigit() for c in ent.text)):
+    for seg in segments:
+        for start_char, end_char, raw_label, ent_text in _NER_CACHE.get(seg.group(), ()):
+            label = _NER_LABELS.get(raw_label)
+            if label is None or (label == "DATE" and not any(c.isdigit() for c in ent_text)):
                 continue
-            start = seg.start() + ent.start_char
-            spans.append(_Span(start, seg.start() + ent.end_char, label, TIER_NER, ent.text))
+            spans.append(_Span(seg.start() + start_char, seg.start() + end_char, label, TIER_NER, ent_text))
     return spans
 
 
@@ -1040,6 +1062,10 @@ class Extractor:
     def add_known(self, names: Iterable[str], label: str = "NOTE") -> None:
         """Teach names (note titles, aliases, tags, people) found verbatim, also inside Chinese text."""
         self._known.add(names, label)
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Batch the slow NER step for texts about to be passed to `entities`."""
+        prefetch_entities(texts)
 
     def entities(self, text: str) -> list[ExtractedEntity]:
         """Entities in text order; overlaps resolved as rules > known names > titles > NER."""

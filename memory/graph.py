@@ -70,7 +70,48 @@ class MemoryGraph:
             ):
                 g.add_edge(src, dst, key=kind, kind=kind, valid_from=py_time(valid_from),
                            valid_until=py_time(valid_until))
+            graph._add_links(store)
         return graph
+
+    def _add_links(self, store: Store) -> None:
+        for src, dst in store.query(
+            "SELECT DISTINCT source_id, resolved_id FROM note_links WHERE resolved_id IS NOT NULL"
+        ):
+            self.g.add_edge(source_node(src), source_node(dst), key="links_to", kind="links_to")
+
+    def reload_links(self, store: Store) -> None:
+        """Re-read every resolved wikilink (after notes appeared, vanished or were renamed)."""
+        with self._lock:
+            stale = [(u, v) for u, v, k in self.g.edges(keys=True) if k == "links_to"]
+            for u, v in stale:
+                self.g.remove_edge(u, v, key="links_to")
+            self._add_links(store)
+
+    def refresh_edges(self, store: Store, src: str, kind: str) -> None:
+        """Re-read one node's stored edges of one kind."""
+        with self._lock:
+            if src in self.g:
+                for _, v in [(u, v) for u, v, k in self.g.out_edges(src, keys=True) if k == kind]:
+                    self.g.remove_edge(src, v, key=kind)
+            for dst, valid_from, valid_until in store.query(
+                "SELECT dst, valid_from, valid_until FROM edges WHERE src = ? AND kind = ?", [src, kind]
+            ):
+                if valid_until is None:
+                    if dst not in self.g:
+                        self._add_entity_from_store(store, dst)
+                    self.g.add_edge(src, dst, key=kind, kind=kind, valid_from=py_time(valid_from), valid_until=None)
+
+    def _add_entity_from_store(self, store: Store, node: str) -> None:
+        if node.startswith("e:"):
+            rows = store.query("SELECT name, label, qualifier FROM entities WHERE id = ?", [int(node[2:])])
+            if rows:
+                self.add_entity(int(node[2:]), *rows[0])
+
+    def mark_source_deleted(self, source_id: int, at: datetime) -> None:
+        with self._lock:
+            attrs = self.g.nodes.get(source_node(source_id))
+            if attrs is not None:
+                attrs["deleted_at"] = at
 
     def _add_memory_row(self, id_, type_, valid_from, valid_until, recorded_at, superseded_at,
                         source_id, event_id, archived, label) -> None:

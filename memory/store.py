@@ -84,9 +84,19 @@ def m002_chat_sessions(conn: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def m003_vault_notes(conn: duckdb.DuckDBPyConnection) -> None:
+    conn.execute("ALTER TABLE sources ADD COLUMN size BIGINT")
+    conn.execute("ALTER TABLE memories ADD COLUMN embed_text VARCHAR")
+    conn.execute(
+        """CREATE TABLE note_links (
+            source_id BIGINT, target VARCHAR, kind VARCHAR, line INTEGER, resolved_id BIGINT)"""
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
+    ("m003_vault_notes", m003_vault_notes),
 ]
 
 
@@ -193,9 +203,10 @@ class Store:
         with self.transaction() as conn:
             source.id = self.next_ids("sources", 1)[0]
             conn.execute(
-                "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                """INSERT INTO sources (id, kind, ref, fingerprint, mtime, title, created_at, deleted_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
                 [source.id, source.kind, source.ref, source.fingerprint, db_time(source.mtime),
-                 source.title, db_time(source.created_at or utc_now()), db_time(source.deleted_at), None],
+                 source.title, db_time(source.created_at or utc_now()), db_time(source.deleted_at)],
             )
         return source.id
 
@@ -262,19 +273,22 @@ class Store:
             self.conn.executemany("INSERT INTO memory_entities VALUES (?, ?)", pairs)
 
     # ----------------------------------------------------------------- memories
-    def insert_memories(self, units: list[MemoryUnit], tokens: list[str], vectors: np.ndarray) -> None:
-        """Insert units (ids already assigned) with their search tokens and vectors."""
+    def insert_memories(self, units: list[MemoryUnit], tokens: list[str], vectors: np.ndarray,
+                        embed_texts: list[str | None] | None = None) -> None:
+        """Insert units (ids already assigned) with their search tokens, vectors and embedded text."""
+        embed_texts = embed_texts or [None] * len(units)
         rows = [
             [u.id, u.content, u.type, db_time(u.valid_from), db_time(u.valid_until),
              db_time(u.recorded_at), db_time(u.superseded_at), u.superseded_by, u.relevance,
              u.subject, u.attribute, u.value, u.session_id, u.source_id, u.event_id,
              u.message_id, u.line_start, u.line_end, u.archived, u.use_count,
-             db_time(u.last_used_at), tok]
-            for u, tok in zip(units, tokens)
+             db_time(u.last_used_at), tok, text if text != u.content else None]
+            for u, tok, text in zip(units, tokens, embed_texts)
         ]
+        columns = ", ".join(MEMORY_COLUMNS + ("tokens", "embed_text"))
         with self.transaction() as conn:
             if rows:
-                conn.executemany(f"INSERT INTO memories VALUES ({', '.join('?' * 22)})", rows)
+                conn.executemany(f"INSERT INTO memories ({columns}) VALUES ({', '.join('?' * 23)})", rows)
                 conn.executemany(
                     "INSERT INTO embeddings VALUES (?, ?)",
                     [[u.id, np.asarray(v, dtype=np.float32).tobytes()] for u, v in zip(units, vectors)],

@@ -75,11 +75,13 @@ class MemoryWriter:
         closes: list[tuple[object, PendingUnit]] = []  # (old unit or pending, new pending)
         slot_holder: dict[tuple[str, str], object] = {}
         ordered = sorted(messages, key=lambda m: (m.at or now))
+        redacted = {id(m): eng.redact(m.content) for m in ordered}
+        eng.extractor.prefetch(f"{m.speaker}: {redacted[id(m)]}" if m.speaker else redacted[id(m)] for m in ordered)
         for msg in ordered:
             at = msg.at or now
             recorded = min(at, now)
-            text = eng.redact(msg.content)
-            source_id = eng.store.chat_source(msg.session_id)
+            text = redacted[id(msg)]
+            source_id = eng.chat_source(msg.session_id)
             events.append(Event(kind=CHAT_TURN, at=at, text=text, role=msg.role, session_id=msg.session_id,
                                 message_id=msg.message_id, source_id=source_id, recorded_at=recorded))
             event_index = len(events) - 1
@@ -118,14 +120,16 @@ class MemoryWriter:
         return holders[-1] if holders else None
 
     # ------------------------------------------------------------------ commit
-    def write_units(self, pending: list[PendingUnit], events: list[Event] | None = None) -> WriteReport:
-        """Store prepared units (e.g. vault chunks) in one transaction."""
+    def write_units(self, pending: list[PendingUnit], events: list[Event] | None = None, *,
+                    inside: Callable[[object], None] | None = None) -> WriteReport:
+        """Store prepared units (e.g. vault chunks) in one transaction; `inside(conn)` joins it."""
         report = WriteReport()
-        self._commit(events or [], pending, [], report)
+        self._commit(events or [], pending, [], report, inside=inside)
         return report
 
     def _commit(self, events: list[Event], pending: list[PendingUnit],
-                closes: list[tuple[object, PendingUnit]], report: WriteReport) -> None:
+                closes: list[tuple[object, PendingUnit]], report: WriteReport,
+                inside: Callable[[object], None] | None = None) -> None:
         eng = self.engram
         vectors = self._embed([p.index_text for p in pending])
         tokens = [" ".join(eng.tokenize(p.index_text)) for p in pending]
@@ -133,6 +137,8 @@ class MemoryWriter:
         store_closes: list[MemoryUnit] = []
         entity_links: list[list[int]] = []
         with store.transaction() as conn:
+            if inside is not None:
+                inside(conn)
             event_ids = store.next_ids("events", len(events))
             for event, event_id in zip(events, event_ids):
                 event.id = event_id
@@ -161,7 +167,7 @@ class MemoryWriter:
                 entity_links.append(ids)
                 pairs.extend((p.unit.id, entity_id) for entity_id in ids)
             store.insert_memory_entities(pairs)
-            store.insert_memories([p.unit for p in pending], tokens, vectors)
+            store.insert_memories([p.unit for p in pending], tokens, vectors, [p.index_text for p in pending])
             store.add_edges([(f"m:{new.unit.id}", f"m:{_unit(old).id}",
                               "supersedes", new.unit.valid_from, None) for old, new in closes])
         self._after_commit(pending, tokens, vectors, store_closes, closes, entity_links)

@@ -115,7 +115,8 @@ def test_count_tokens_and_message_overhead() -> None:
     assert count_tokens("hello world") == 2
     messages = [{"role": "user", "content": "hello world"}]
     assert messages_tokens(messages) > count_tokens("hello world")
-    assert messages_tokens(messages * 2) - messages_tokens(messages) == messages_tokens(messages) - messages_tokens([])
+    one_more = messages_tokens(messages * 2) - messages_tokens(messages)
+    assert one_more == messages_tokens(messages) - messages_tokens([])
 
 
 def test_budget_is_window_minus_reserve_and_must_leave_room() -> None:
@@ -317,6 +318,9 @@ def test_the_user_message_alone_can_be_too_large() -> None:
         build(user_message="word " * 2000, budget=ContextBudget(context_window=2048, reserve_for_reply=512))
 
 
+TRIM_STEPS = ["summary", "recalled", "last_tool_result", "turns"]
+
+
 def test_never_over_budget_across_random_sizes() -> None:
     rng = random.Random(20260503)
     fitted = raised = 0
@@ -346,6 +350,8 @@ def test_never_over_budget_across_random_sizes() -> None:
         fitted += 1
         assert prompt.tokens == messages_tokens(prompt.messages) <= budget.available == prompt.budget
         assert_never_cut(prompt, system=system, user=user)
+        steps = [label.split("[")[0].split(" (")[0] for label in prompt.trimmed]
+        assert steps == [step for step in TRIM_STEPS if step in steps]  # trimmed in order
     assert fitted > 60 and raised > 0
 
 
@@ -357,10 +363,10 @@ SMALL_TALK = [
     "Ok cool.", "Anyway, what is new with you?",
 ]
 FACTS = {
-    5: "My order id is ORD-2024-0042, please keep it handy.",
+    4: "My order id is ORD-2024-0042, please keep it handy.",
     14: "The refund of $129.99 was approved on 2026-03-14.",
-    23: "We decided to move the design review with Priya to 10:30.",
-    31: "我的会员号是 VIP8848，下个月15号到期。",
+    22: "We decided to move the design review with Priya to 10:30.",
+    30: "我的会员号是 VIP8848，下个月15号到期。",
 }
 
 
@@ -387,8 +393,8 @@ def test_extractive_summary_keeps_ids_amounts_dates_in_order_within_budget() -> 
 def test_extractive_summary_prefers_facts_when_the_budget_is_tight() -> None:
     summary = extractive_summary(small_talk_conversation(), max_tokens=45)
     assert count_tokens(summary) <= 45
-    assert "ORD-2024-0042" in summary or "$129.99" in summary
-    assert "weather" not in summary
+    lines = summary.splitlines()
+    assert len(lines) >= 2 and all(re.search(r"\d", line) for line in lines)  # facts only, no small talk
 
 
 def test_extractive_summary_never_cuts_a_number_in_half() -> None:

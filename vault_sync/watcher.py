@@ -26,7 +26,7 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
-from watchdog.observers.polling import PollingObserver
+from watchdog.observers.polling import PollingObserverVFS
 
 from memory.clock import utc_now
 from memory.errors import BadInputError
@@ -138,7 +138,8 @@ class VaultWatcher:
         self._poll_interval_s = poll_interval_s
         self._observer_factory = observer_factory or Observer
 
-        self._cond = threading.Condition()
+        self._lifecycle = threading.Lock()  # serialises start() and stop()
+        self._cond = threading.Condition()  # guards everything below; the worker waits on it
         self._status = WatchStatus()
         self._errors: deque[str] = deque(maxlen=MAX_ERRORS)
         self._known: set[str] = set()
@@ -155,35 +156,38 @@ class VaultWatcher:
 
     def start(self) -> None:
         """Start watching (no-op when already running)."""
-        with self._cond:
+        with self._lifecycle:
             if self._worker is not None:
                 return
-            self._stopping = False
-        _checked_vault(self.vault)
-        observer, mode, message = self._start_observer()
-        known = set(self._walk(self._root))
-        with self._cond:
-            self._known |= known
-            self._observer = observer
-            self._observer_lost = False
-            self._status = replace(self._status, mode=mode, message=message, started_at=utc_now())
+            _checked_vault(self.vault)
+            with self._cond:
+                self._stopping = False
+                self._known = set()  # events arriving during the walk below add to it too
+            observer, mode, message = self._start_observer()
+            known = self._walk(self._root)
+            with self._cond:
+                self._known.update(known)
+                self._observer = observer
+                self._observer_lost = False
+                self._status = replace(self._status, mode=mode, message=message, started_at=utc_now())
             self._worker = threading.Thread(target=self._run, name="engram-vault-watcher", daemon=True)
             self._worker.start()
 
     def stop(self) -> None:
         """Stop watching, deliver what is pending, and join all threads; safe to call twice."""
-        with self._cond:
-            observer, worker = self._observer, self._worker
-            self._observer, self._worker = None, None
-        if observer is not None:
-            _stop_observer(observer)
-        if worker is not None:
+        with self._lifecycle:
             with self._cond:
-                self._stopping = True
-                self._cond.notify_all()
-            worker.join()
-        with self._cond:
-            self._status.mode = "stopped"
+                observer, self._observer = self._observer, None
+            if observer is not None:
+                _stop_observer(observer)
+            if self._worker is not None:
+                with self._cond:
+                    self._stopping = True
+                    self._cond.notify_all()
+                self._worker.join()
+                self._worker = None
+            with self._cond:
+                self._status.mode = "stopped"
 
     def status(self) -> WatchStatus:
         """A consistent copy of the current status."""
@@ -213,8 +217,12 @@ class VaultWatcher:
                 log.warning("%s (%s)", message, self._root)
         else:
             message = None
-        polling = self._schedule_and_start(lambda: PollingObserver(timeout=self._poll_interval_s))
+        polling = self._schedule_and_start(self._polling_observer)
         return polling, "polling", message
+
+    def _polling_observer(self) -> BaseObserver:
+        """PollingObserver's emitter, but with lstat so that symlinked folders are not walked."""
+        return PollingObserverVFS(os.lstat, os.scandir, polling_interval=self._poll_interval_s)
 
     def _schedule_and_start(self, factory: ObserverFactory) -> BaseObserver:
         """Build, schedule and start one observer; on failure leave no thread behind."""
@@ -276,10 +284,9 @@ class VaultWatcher:
         """The vault-relative POSIX path, or None when outside the vault or ignored."""
         if not abs_path:
             return None
-        rel = os.path.relpath(abs_path, self._root)
-        if rel == "." or rel.startswith(".." + os.sep) or rel == "..":
+        rel = os.path.relpath(abs_path, self._root).replace(os.sep, "/")
+        if rel.split("/")[0] in (".", ".."):
             return None
-        rel = rel.replace(os.sep, "/")
         return None if is_ignored(rel) else rel
 
     def _file_paths(self, abs_path: str, *, exists: bool = True) -> list[str]:
