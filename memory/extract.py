@@ -296,6 +296,8 @@ def _qualifier(text: str, ent: ExtractedEntity, orgs_by_end: dict[int, Extracted
     org = orgs_by_end.get(ent.start)
     if org is None and ent.start > 0 and text[ent.start - 1] == "的":
         org = orgs_by_end.get(ent.start - 1)
+    if org is None and text[ent.end : ent.end + 1] == "在":  # 张经理在技术部…
+        org = next((o for o in orgs_by_end.values() if o.start == ent.end + 1), None)
     return org.text if org else None
 
 

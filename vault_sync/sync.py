@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import defaultdict
@@ -22,6 +23,7 @@ from .scan import (
     scan_vault, stat_file,
 )
 
+MARKDOWN_NOISE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[.\][ \t]+)?|\d+[.)][ \t]+|>[ \t]*(?:\[![^\]\n]*\][ \t]*)?)", re.M)
 CHUNK_CHARS = 800  # all-MiniLM-L6-v2 reads 256 word pieces; ~800 characters fit
 NOTE_TYPE = "fact_reference"
 
@@ -195,7 +197,7 @@ class VaultIndexer:
         open_chunks = self._open_chunks(source_id) if current else {}
 
         t0 = time.perf_counter()
-        extraction_lines = parsed.extraction_text.split("\n")
+        extraction_lines = MARKDOWN_NOISE.sub("", parsed.extraction_text).split("\n")
         title_entity = ExtractedEntity(parsed.title, "NOTE")
         alias_entities = [ExtractedEntity(a, "NOTE") for a in parsed.aliases]
         pending: list[PendingUnit] = []
