@@ -152,6 +152,7 @@ def test_create_modify_delete(watch, vault: Path) -> None:
     wait_until(lambda: batches.count() > count and "a.md" in batches.calls[-1])
     (vault / "Projects" / "b.md").unlink()
     wait_until(lambda: "Projects/b.md" in batches.seen())
+    wait_until(lambda: watcher.status().batches == batches.count())  # counted once the callback returns
 
     status = watcher.status()
     assert status.mode == "inotify" and status.batches >= 3 and status.backlog == 0
