@@ -41,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--batch", help="JSONL file of {query, as_of?, k?}: one JSON result per line")
 
+    p = sub.add_parser("ask", parents=[common], help="one chat turn (model, or offline recall mode)")
+    p.add_argument("question")
+    p.add_argument("--session", default="default")
+    p.add_argument("--as-of", help="chat with what was known then (ISO date or datetime)")
+
     sub.add_parser("health", parents=[common], help="health figures")
     p = sub.add_parser("export", parents=[common], help="export everything to a folder")
     p.add_argument("dir")
@@ -146,6 +151,32 @@ def cmd_recall(args) -> int:
     return 0
 
 
+def cmd_ask(args) -> int:
+    from .chat import Chat
+    from .llm import ChatModel
+    from .settings import load_settings
+
+    as_of = parse_when(args.as_of, what="--as-of date")
+    with _open(args) as eng:
+        settings = load_settings(eng.home)
+        model = ChatModel(settings.ollama_url, settings.model, context_window=settings.context_window,
+                          request_timeout=settings.request_timeout)
+        chat = Chat(eng, model, context_window=settings.context_window, llm_extraction=settings.llm_extraction)
+        try:
+            prepared = chat.turn(args.question, session_id=args.session, as_of=as_of)
+            if getattr(args, "json", False):
+                for _ in prepared.stream():
+                    pass
+                print(json.dumps(prepared.outcome.as_json(), ensure_ascii=False))
+            else:
+                for delta in prepared.stream():
+                    print(delta, end="", flush=True)
+                print()
+        finally:
+            model.close()
+    return 0
+
+
 def cmd_health(args) -> int:
     with _open(args) as eng:
         figures = eng.health()
@@ -230,7 +261,7 @@ def cmd_watch(args) -> int:
 COMMANDS = {
     "ingest": cmd_ingest, "watch": cmd_watch,
     "remember": cmd_remember, "import-chat": cmd_import_chat, "recall": cmd_recall,
-    "health": cmd_health, "export": cmd_export, "forget": cmd_forget, "reembed": cmd_reembed,
+    "health": cmd_health, "ask": cmd_ask, "export": cmd_export, "forget": cmd_forget, "reembed": cmd_reembed,
 }
 
 

@@ -222,6 +222,47 @@ class Engram:
             self._graph.remove_memory(memory_id)
         self._attributes = None
 
+    def close_memory(self, memory_id: int, *, valid_until: datetime) -> None:
+        """End a memory's world interval (kept, no longer valid after `valid_until`)."""
+        self.store.update_memory(memory_id, valid_until=valid_until)
+        self.index.set_times(memory_id, valid_until=to_epoch(valid_until))
+        if self._graph is not None:
+            self._graph.close_memory(memory_id, valid_until=valid_until)
+
+    def write_slot_unit(self, unit: MemoryUnit) -> int:
+        """Store one slotted unit; the slot's current holder is superseded by it."""
+        from .temporal import supersede
+        from .writer import PendingUnit
+
+        holders = self.store.open_slot_holders(unit.subject, unit.attribute)
+        report = self.writer.write_units([PendingUnit(unit, unit.content, [])])
+        for old in holders:
+            closed = supersede(old, unit)
+            self.store.update_memory(old.id, valid_until=closed.valid_until, superseded_at=closed.superseded_at,
+                                     superseded_by=unit.id)
+            self.index.set_times(old.id, valid_until=to_epoch(closed.valid_until),
+                                 superseded=to_epoch(closed.superseded_at))
+            if self._graph is not None:
+                self._graph.close_memory(old.id, valid_until=closed.valid_until,
+                                         superseded_at=closed.superseded_at)
+        self._attributes = None
+        return report.memory_ids[0]
+
+    def profile_choices(self) -> tuple[set[str], set[str]]:
+        """Tags the user pinned and removed."""
+        raw = self.store.get_meta("profile_choices")
+        data = json.loads(raw) if raw else {}
+        return set(data.get("pinned", [])), set(data.get("removed", []))
+
+    def set_profile_choice(self, tag: str, *, pinned: bool | None = None, removed: bool | None = None) -> None:
+        pins, gone = self.profile_choices()
+        for flag, bucket in ((pinned, pins), (removed, gone)):
+            if flag is True:
+                bucket.add(tag)
+            elif flag is False:
+                bucket.discard(tag)
+        self.store.set_meta("profile_choices", json.dumps({"pinned": sorted(pins), "removed": sorted(gone)}))
+
     def set_archived(self, memory_id: int, archived: bool = True) -> None:
         self.store.memory(memory_id)
         self.store.update_memory(memory_id, archived=archived)
