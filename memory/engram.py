@@ -15,7 +15,7 @@ from . import recall as recall_module
 from .chatlog import ChatMessage, check_message, read_jsonl
 from .clock import ensure_utc, iso, to_epoch, utc_now
 from .embed import Embedder, make_embedder
-from .errors import EmbedderMismatchError, NotFoundError
+from .errors import BadInputError, EmbedderMismatchError, NotFoundError
 from .extract import Extractor, tokenize_for_search
 from .graph import MemoryGraph
 from .index import HybridIndex
@@ -221,6 +221,59 @@ class Engram:
         if self._graph is not None:
             self._graph.remove_memory(memory_id)
         self._attributes = None
+
+    def edit(self, memory_id: int, *, content: str | None = None, valid_from: datetime | None = None,
+             valid_until: datetime | None = None, clear_valid_until: bool = False) -> MemoryUnit:
+        """Correct a memory's text (re-embedded) or its world interval; an audit line records the edit."""
+        unit = self.store.memory(memory_id)
+        fields: dict = {}
+        if content is not None and content.strip() and content.strip() != unit.content:
+            fields["content"] = self.redact(content.strip())
+        if valid_from is not None:
+            fields["valid_from"] = ensure_utc(valid_from)
+        if valid_until is not None or clear_valid_until:
+            fields["valid_until"] = ensure_utc(valid_until) if valid_until else None
+        start = fields.get("valid_from", unit.valid_from)
+        end = fields.get("valid_until", unit.valid_until)
+        if end is not None and end <= start:
+            raise BadInputError(f"valid until {end.isoformat()} must be after valid from {start.isoformat()}")
+        if not fields:
+            return unit
+        tokens = vector = None
+        if "content" in fields:
+            tokens = self.tokenize(fields["content"])
+            vector = self.embedder.embed([fields["content"]])[0]
+        with self.store.transaction() as conn:
+            self.store.update_memory(memory_id, **fields)
+            if tokens is not None:
+                conn.execute("UPDATE memories SET tokens = ?, embed_text = NULL WHERE id = ?", [" ".join(tokens), memory_id])
+                conn.execute("UPDATE embeddings SET vector = ? WHERE memory_id = ?", [vector.tobytes(), memory_id])
+            conn.execute("INSERT INTO audit VALUES (?, 'edit', ?, ?)",
+                         [db_time(utc_now()), f"memory:{memory_id}", ", ".join(sorted(fields))])
+        updated = self.store.memory(memory_id)
+        self.index.remove(memory_id)
+        self.index.add_unit(updated, (tokens if tokens is not None else self._stored_tokens(memory_id)),
+                            vector if vector is not None else self._stored_vector(memory_id))
+        if self._graph is not None:
+            self._graph.set_memory_attr(memory_id, valid_from=updated.valid_from, valid_until=updated.valid_until,
+                                        label=updated.content[:120])
+        return updated
+
+    def _stored_tokens(self, memory_id: int) -> list[str]:
+        return (self.store.query("SELECT tokens FROM memories WHERE id = ?", [memory_id])[0][0] or "").split()
+
+    def _stored_vector(self, memory_id: int) -> np.ndarray:
+        rows = self.store.query("SELECT vector FROM embeddings WHERE memory_id = ?", [memory_id])
+        return np.frombuffer(rows[0][0], dtype=np.float32) if rows else np.zeros(self.embedder.dim, np.float32)
+
+    def find_entities(self, text: str, limit: int = 20) -> list[dict]:
+        """Entities whose name contains `text`, most mentioned first."""
+        return self.store.query_dicts(
+            """SELECT e.id, e.name, e.label, e.qualifier, count(me.memory_id) AS mentions
+               FROM entities e LEFT JOIN memory_entities me ON me.entity_id = e.id
+               WHERE e.name ILIKE ? GROUP BY ALL ORDER BY mentions DESC, e.name LIMIT ?""",
+            [f"%{text}%", limit],
+        )
 
     def close_memory(self, memory_id: int, *, valid_until: datetime) -> None:
         """End a memory's world interval (kept, no longer valid after `valid_until`)."""

@@ -82,3 +82,35 @@ def compute_health(eng: "Engram") -> dict:
         },
         "db_bytes": size, "embedder": eng.embedder.name,
     }
+
+
+def freshness_series(eng: "Engram", days: int = 90, points: int = 30) -> list[dict]:
+    """Freshness at evenly spaced past moments (as the two clocks say it was then)."""
+    now = utc_now()
+    out = []
+    for n in range(points, -1, -1):
+        t = db_time(now - timedelta(days=days * n / points))
+        total, valid = eng.store.query(
+            """SELECT count(*) FILTER (WHERE recorded_at <= ?),
+                      count(*) FILTER (WHERE recorded_at <= ? AND valid_from <= ?
+                                       AND (valid_until IS NULL OR valid_until > ?)
+                                       AND (superseded_at IS NULL OR superseded_at > ?))
+               FROM memories WHERE type <> 'chat_turn'""",
+            [t, t, t, t, t],
+        )[0]
+        out.append({"at": iso(now - timedelta(days=days * n / points)), "memories": total, "valid": valid,
+                    "freshness": round(valid / total, 4) if total else None})
+    return out
+
+
+def recall_series(eng: "Engram", days: int = 30) -> list[dict]:
+    """Per day: recalls made in chat, memories returned and used, hit rate, p95 latency."""
+    rows = eng.store.query(
+        """SELECT date_trunc('day', logged_at) AS day, count(*), sum(len(returned)), sum(len(used)),
+                  quantile_cont(latency_ms, 0.95)
+           FROM recall_log WHERE logged_at >= ? GROUP BY day ORDER BY day""",
+        [db_time(utc_now() - timedelta(days=days))],
+    )
+    return [{"day": day.date().isoformat(), "recalls": n, "returned": int(r or 0), "used": int(u or 0),
+             "hit_rate": round(u / r, 4) if r else None, "p95_ms": round(p95 or 0, 1)}
+            for day, n, r, u, p95 in rows]

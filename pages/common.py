@@ -1,0 +1,136 @@
+"""Shared by every page: one Engram, one vault sync and one chat model per process; small view helpers."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import streamlit as st
+
+from memory import Engram, EngramError
+from memory.chat import Chat
+from memory.embed import make_embedder
+from memory.engram import resolve_home
+from memory.llm import ChatModel
+from memory.model import Recollection
+from memory.privacy import Redactor, settings_from_dict
+from memory.settings import Settings, load_settings, save_settings
+
+SAMPLE_VAULT = Path(__file__).resolve().parents[1] / "sample_vault"
+
+
+def home() -> Path:
+    return resolve_home()
+
+
+def settings() -> Settings:
+    return load_settings(home())
+
+
+def save(new: Settings) -> None:
+    save_settings(home(), new)
+
+
+@st.cache_resource(show_spinner="Opening your memory…")
+def _engram(home_path: str, embedder_spec: str, redaction_key: str) -> Engram:
+    redaction = settings_from_dict(load_settings(Path(home_path)).redaction)
+    return Engram(home_path, embedder=make_embedder(embedder_spec), redactor=Redactor(redaction),
+                  allow_embedder_change=True)
+
+
+def engram() -> Engram:
+    """The process-wide Engram (opened once, shared by pages and the vault watcher)."""
+    s = settings()
+    return _engram(str(home()), s.embedder, repr(sorted(s.redaction.items())))
+
+
+@st.cache_resource(show_spinner=False)
+def _vault_sync(home_path: str, vault_path: str) -> "VaultRunner":
+    return VaultRunner(engram(), vault_path)
+
+
+class VaultRunner:
+    """Runs the vault's initial sync in a background thread, then keeps watching."""
+
+    def __init__(self, eng: Engram, vault_path: str) -> None:
+        from vault_sync.service import VaultSync
+
+        self.sync = VaultSync(eng, vault_path)
+        self.progress = (0, 0)
+        self.error: str | None = None
+        self.ready = threading.Event()
+        threading.Thread(target=self._start, name="engram-vault-sync", daemon=True).start()
+
+    def _start(self) -> None:
+        try:
+            self.sync.start(progress=self._on_progress)
+        except EngramError as exc:
+            self.error = str(exc)
+        except Exception as exc:  # shown on the settings page with what to do
+            self.error = f"vault sync failed: {exc}"
+        finally:
+            self.ready.set()
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.progress = (done, total)
+
+
+def vault_runner() -> VaultRunner | None:
+    """The running vault sync for the configured vault, started on first call; None without a vault."""
+    path = settings().vault_path
+    if not path or not Path(path).expanduser().is_dir():
+        return None
+    return _vault_sync(str(home()), str(Path(path).expanduser().resolve()))
+
+
+def link_vault(path: str | Path) -> VaultRunner | None:
+    s = settings()
+    s.vault_path = str(Path(path).expanduser().resolve())
+    save(s)
+    return vault_runner()
+
+
+@st.cache_resource(show_spinner=False)
+def _chat_model(url: str, model: str, window: int, timeout: float) -> ChatModel:
+    return ChatModel(url, model, context_window=window, request_timeout=timeout)
+
+
+def chat() -> Chat:
+    s = settings()
+    model = _chat_model(s.ollama_url, s.model, s.context_window, s.request_timeout)
+    return Chat(engram(), model, context_window=s.context_window, llm_extraction=s.llm_extraction)
+
+
+def open_or_stop() -> Engram:
+    """The Engram, or an explanation and st.stop() when it cannot be opened."""
+    try:
+        eng = engram()
+    except EngramError as exc:
+        st.error(f"Engram could not open its memory: {exc}")
+        st.stop()
+    if eng.embedder_mismatch:
+        st.warning(eng.embedder_mismatch)
+    vault_runner()
+    return eng
+
+
+def source_label(rec: Recollection) -> str:
+    src = rec.provenance
+    if src.kind == "note":
+        lines = f", lines {src.lines[0]}–{src.lines[1]}" if src.lines else ""
+        return f"📄 {src.ref}{lines}"
+    if src.kind == "chat":
+        when = src.at.strftime("%Y-%m-%d %H:%M") if src.at else ""
+        message = f", message {src.message_id}" if src.message_id else ""
+        return f"💬 session {src.ref}, {when}{message}"
+    return src.kind
+
+
+def validity_label(rec: Recollection) -> str:
+    unit = rec.unit
+    start = f"{unit.valid_from:%Y-%m-%d}"
+    if unit.superseded_at:
+        by = f" by m:{unit.superseded_by}" if unit.superseded_by else ""
+        return f"{start} → superseded {unit.superseded_at:%Y-%m-%d}{by}"
+    if unit.valid_until:
+        return f"{start} → {unit.valid_until:%Y-%m-%d}"
+    return f"since {start}"
