@@ -74,27 +74,36 @@ def ranked_message_ids(ids_in_order: list[str | None]) -> list[str]:
 
 
 def baseline_rankings(eng: Engram, question: str, message_of: dict[int, str]) -> dict[str, list[str]]:
-    keep = eng.index.mask(Filters(as_of=float("inf"), types=("chat_turn",)))
+    keep = eng.index.mask(Filters(as_of=time.time(), types=("chat_turn",)))
     bm25 = eng.index.bm25(eng.tokenize(question), keep, max(KS))
-    vectors = eng.index.cosine(eng.embedder.embed([question])[0], keep, max(KS))
+    vectors, _ = eng.index.cosine(eng.embedder.embed([question])[0], keep, max(KS))
     return {
         "bm25": ranked_message_ids([message_of.get(i) for i, _ in bm25]),
         "vectors": ranked_message_ids([message_of.get(i) for i, _ in vectors]),
     }
 
 
-def run(path: Path, conversations: int | None, embedder_spec: str) -> dict:
+def open_store(sample: dict, embedder, keep_dir: Path | None, scratch: str) -> Engram:
+    """The conversation's store: reused from keep_dir when it was imported before."""
+    home = keep_dir / sample["sample_id"] if keep_dir else Path(scratch)
+    reuse = keep_dir is not None and (home / "engram.duckdb").exists()
+    eng = Engram(home, embedder=embedder)
+    if not reuse:
+        eng.import_messages(conversation_messages(sample["conversation"]))
+    return eng
+
+
+def run(path: Path, conversations: int | None, embedder_spec: str, keep_dir: Path | None = None) -> dict:
     data = json.loads(path.read_text(encoding="utf-8"))[:conversations]
     embedder = make_embedder(embedder_spec)
     hits: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     stats = {"questions": 0, "skipped_no_evidence": 0, "repaired_evidence": 0, "turns": 0,
              "import_s": 0.0, "recall_ms": []}
     for sample in data:
-        with tempfile.TemporaryDirectory() as home:
-            eng = Engram(home, embedder=embedder)
+        with tempfile.TemporaryDirectory() as scratch:
             messages = conversation_messages(sample["conversation"])
             started = time.perf_counter()
-            eng.import_messages(messages)
+            eng = open_store(sample, embedder, keep_dir, scratch)
             eng.graph()
             stats["import_s"] += time.perf_counter() - started
             stats["turns"] += len(messages)
@@ -147,7 +156,7 @@ def print_table(outcome: dict) -> None:
     if latencies:
         p50 = latencies[len(latencies) // 2]
         p95 = latencies[int(len(latencies) * 0.95) - 1]
-        print(f"\nimport: {stats['import_s']:.1f} s for {stats['turns']} turns "
+        print(f"\nimport (or reopen): {stats['import_s']:.1f} s for {stats['turns']} turns "
               f"({stats['turns'] / stats['import_s']:.0f} turns/s); recall p50 {p50:.1f} ms, p95 {p95:.1f} ms")
 
 
@@ -156,8 +165,10 @@ def main() -> None:
     parser.add_argument("locomo", type=Path, help="path to locomo10.json")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--embedder", default="local")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="keep each conversation's store in this folder and reuse it on the next run")
     args = parser.parse_args()
-    print_table(run(args.locomo, args.conversations, args.embedder))
+    print_table(run(args.locomo, args.conversations, args.embedder, args.keep))
 
 
 if __name__ == "__main__":

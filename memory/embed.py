@@ -11,6 +11,7 @@ import numpy as np
 
 from .errors import BadInputError
 
+SHORT_BATCH = 8
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -58,12 +59,20 @@ class LocalMiniLM:
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        import torch
+
         model = self._load()
         with self._lock:
-            vectors = model.encode(
-                list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                show_progress_bar=False, convert_to_numpy=True,
-            )
+            threads = torch.get_num_threads()
+            # One short query runs faster on one thread; two threads spin badly on a busy machine.
+            torch.set_num_threads(1 if len(texts) <= SHORT_BATCH else threads)
+            try:
+                vectors = model.encode(
+                    list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                    show_progress_bar=False, convert_to_numpy=True,
+                )
+            finally:
+                torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
 
 

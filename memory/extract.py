@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
+import snowballstemmer
+
 from .model import ExtractedEntity, ExtractedMemory
 
 __all__ = ["Extractor", "compress", "tokenize_for_search"]
@@ -1002,16 +1004,15 @@ _ZH_STOP = frozenset(
 )
 
 
-@lru_cache(maxsize=1 << 16)
+_SNOWBALL = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=1 << 17)
 def _stem(word: str) -> str:
-    """Conservative plural stripping: `answers` -> `answer`, `stories` -> `story`, `boxes` -> `box`."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")) or not word.isalpha():
+    """Snowball (Porter 2) stem of an English word: `painted` and `paintings` both give `paint`."""
+    if not word.isalpha() or not word.isascii():
         return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("xes", "ches", "shes", "sses")):
-        return word[:-2]
-    return word[:-1]
+    return _SNOWBALL.stemWord(word)
 
 
 def _word_tokens(token: str) -> Iterator[str]:

@@ -15,8 +15,8 @@ import numpy as np
 from .clock import to_epoch
 from .model import RESULT_TYPES, MemoryUnit
 
-BM25_K1 = 1.2
-BM25_B = 0.75
+BM25_K1 = 0.9  # tuned for short chat turns and note chunks (bench/locomo.py)
+BM25_B = 0.4
 TYPE_CODES = {name: code for code, name in enumerate(RESULT_TYPES)}
 
 
@@ -217,15 +217,17 @@ class HybridIndex:
             scores[~keep] = 0.0
             return self._top(scores, limit, positive_only=True)
 
-    def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
-        """Top rows by cosine similarity among `keep`, as (memory_id, similarity)."""
+    def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[list[tuple[int, float]], float]:
+        """Top rows by cosine similarity among `keep` as (memory_id, similarity), and the lowest similarity."""
         with self._lock:
             n = self.size
-            if n == 0:
-                return []
+            if n == 0 or not keep[:n].any():
+                return [], 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
+            scores[~keep] = np.inf
+            floor = float(scores.min())
             scores[~keep] = -np.inf
-            return self._top(scores, limit, positive_only=False)
+            return self._top(scores, limit, positive_only=False), floor
 
     def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
         limit = min(limit, len(scores))

@@ -1,4 +1,4 @@
-"""Three-stage recall: rules → hybrid (BM25 + vectors, RRF) → time filter, rerank, one graph hop."""
+"""Three-stage recall: rules → hybrid (BM25 + vectors, fused) → time filter, rerank, one graph hop."""
 from __future__ import annotations
 
 import re
@@ -16,17 +16,17 @@ from .temporal import recency_weight, valid_at
 if TYPE_CHECKING:
     from .engram import Engram
 
-RRF_K = 60
 CANDIDATES = 100  # per retriever
-RULE_BONUS = 1.0  # an exact rule hit outranks any hybrid score
-NAME_BONUS = 1.0 / (RRF_K + 1)
+VECTOR_WEIGHT = 0.5  # fused = bm25/max(bm25) + 0.5 × min-max cosine (bench/locomo.py beat RRF with it)
+RULE_BONUS = 2.0  # an exact rule hit outranks any hybrid score
+NAME_BONUS = 0.1
 NAME_MAX_MEMORIES = 25  # a name mentioned more often than this is no rule, just a keyword
 HOP_SEEDS = 3
 HOP_MAX_DEGREE = 25
 HOP_DISCOUNT = 0.3
 HOP_MAX_ADDED = 5
 CONFIDENT_COVERAGE = 0.6
-SCORE_SCALE = (RRF_K + 1) / 2.0  # a row ranked first by both retrievers scores about 1.0
+SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
 SLOT_CUES: dict[str, set[str]] = {
@@ -65,13 +65,17 @@ def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int =
     _rule_ids(eng, terms, keep, candidates)
     _rule_names(eng, query, as_of, candidates)
     query_vector = eng.embedder.embed([query])[0]
-    for rank, (memory_id, score) in enumerate(eng.index.bm25(terms, keep, CANDIDATES), start=1):
+    keyword_hits = eng.index.bm25(terms, keep, CANDIDATES)
+    top_bm25 = keyword_hits[0][1] if keyword_hits else 1.0
+    for rank, (memory_id, score) in enumerate(keyword_hits, start=1):
         cand = candidates.setdefault(memory_id, Candidate(memory_id))
-        cand.score += 1.0 / (RRF_K + rank)
+        cand.score += score / top_bm25
         cand.why.append(f"keywords (rank {rank})")
-    for rank, (memory_id, similarity) in enumerate(eng.index.cosine(query_vector, keep, CANDIDATES), start=1):
+    meaning_hits, floor = eng.index.cosine(query_vector, keep, CANDIDATES)
+    span = (meaning_hits[0][1] - floor) if meaning_hits else 1.0
+    for rank, (memory_id, similarity) in enumerate(meaning_hits, start=1):
         cand = candidates.setdefault(memory_id, Candidate(memory_id))
-        cand.score += 1.0 / (RRF_K + rank)
+        cand.score += VECTOR_WEIGHT * (similarity - floor) / span if span > 0 else 0.0
         cand.cosine = similarity
         cand.why.append(f"meaning (cosine {similarity:.2f})")
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .engram import Engram
 
 EMBED_BATCH = 256
+CONTEXT_TURNS = 2  # earlier turns of the session whose keywords a chat turn is also found by
 
 
 @dataclass
@@ -35,6 +36,7 @@ class PendingUnit:
     index_text: str
     entities: list[ExtractedEntity] = field(default_factory=list)
     event_index: int | None = None  # position of its event in the batch
+    context_tokens: list[str] = field(default_factory=list)  # indexed for keywords, not embedded
 
 
 @dataclass
@@ -74,6 +76,7 @@ class MemoryWriter:
         pending: list[PendingUnit] = []
         closes: list[tuple[object, PendingUnit]] = []  # (old unit or pending, new pending)
         slot_holder: dict[tuple[str, str], object] = {}
+        context: dict[str, deque] = {}
         ordered = sorted(messages, key=lambda m: (m.at or now))
         redacted = {id(m): eng.redact(m.content) for m in ordered}
         eng.extractor.prefetch(f"{m.speaker}: {redacted[id(m)]}" if m.speaker else redacted[id(m)] for m in ordered)
@@ -89,7 +92,12 @@ class MemoryWriter:
             entities = eng.extractor.entities(speaker_text)
             turn = MemoryUnit(content=speaker_text, type=CHAT_TURN, valid_from=at, recorded_at=recorded,
                               session_id=msg.session_id, source_id=source_id, message_id=msg.message_id)
-            pending.append(PendingUnit(turn, speaker_text, entities, event_index))
+            window = context.get(msg.session_id)
+            if window is None:
+                window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
+            pending.append(PendingUnit(turn, speaker_text, entities, event_index,
+                                       [t for tokens in window for t in tokens]))
+            window.append(eng.tokenize(speaker_text))
             report.turns += 1
             for extracted in eng.extractor.memories(text, role=msg.role):
                 unit = MemoryUnit(
@@ -115,6 +123,15 @@ class MemoryWriter:
         self._commit(events, pending, closes, report)
         return report
 
+    def _recent_turn_tokens(self, session_id: str) -> deque:
+        """Keyword tokens of the session's last turns: a turn is indexed with the context it answers."""
+        rows = self.engram.store.query(
+            """SELECT content FROM memories WHERE type = 'chat_turn' AND session_id = ?
+               ORDER BY valid_from DESC, id DESC LIMIT ?""",
+            [session_id, CONTEXT_TURNS],
+        )
+        return deque((self.engram.tokenize(r[0]) for r in reversed(rows)), maxlen=CONTEXT_TURNS)
+
     def _stored_holder(self, slot: tuple[str, str]) -> MemoryUnit | None:
         holders = self.engram.store.open_slot_holders(*slot)
         return holders[-1] if holders else None
@@ -132,7 +149,7 @@ class MemoryWriter:
                 inside: Callable[[object], None] | None = None) -> None:
         eng = self.engram
         vectors = self._embed([p.index_text for p in pending])
-        tokens = [" ".join(eng.tokenize(p.index_text)) for p in pending]
+        tokens = [" ".join(eng.tokenize(p.index_text) + p.context_tokens) for p in pending]
         store = eng.store
         store_closes: list[MemoryUnit] = []
         entity_links: list[list[int]] = []

@@ -134,3 +134,49 @@ def validity_label(rec: Recollection) -> str:
     if unit.valid_until:
         return f"{start} → {unit.valid_until:%Y-%m-%d}"
     return f"since {start}"
+
+
+# --- small view helpers (graph, time travel, freshness, profile pages) ---------------------
+
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|$~"})
+
+
+def md_escape(text: str) -> str:
+    """Text shown inside st.markdown as itself: no emphasis, links, headings or LaTeX."""
+    return " ".join((text or "").split()).translate(_MD_SPECIAL)
+
+
+def short(text: str, limit: int = 32) -> str:
+    """A one-line label of at most `limit` characters, cut at a word boundary when there is one."""
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return (text[:cut] if cut > limit // 2 else text[: limit - 1]).rstrip(" ,;:.") + "…"
+
+
+def as_of_day(day):
+    """The moment (a UTC datetime) a page means by a calendar day: its end, or now for today and later."""
+    from datetime import datetime, time, timezone
+
+    from memory.clock import utc_now
+
+    now = utc_now()
+    if day >= now.date():
+        return now
+    return datetime.combine(day, time(23, 59, 59), tzinfo=timezone.utc)
+
+
+def recollection(eng: Engram, unit) -> Recollection:
+    """A stored memory unit as a Recollection (for source_label / validity_label)."""
+    from memory.clock import utc_now
+
+    now = utc_now()
+    valid = (not unit.archived and unit.superseded_at is None
+             and (unit.valid_until is None or unit.valid_until > now))
+    return Recollection(unit=unit, score=unit.relevance, provenance=eng.provenance(unit), valid=valid)
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 memory', '2 memories'."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from memory.index import Filters, HybridIndex
 
@@ -19,8 +20,10 @@ def build() -> HybridIndex:
 
 def test_time_filter_masks_rows():
     index = build()
-    assert [i for i, _ in index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=10)), 5)] == [1, 2]
-    assert [i for i, _ in index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=60)), 5)] == [1]
+    hits, floor = index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=10)), 5)
+    assert [i for i, _ in hits] == [1, 2] and floor == pytest.approx(0.9 / np.hypot(0.9, 0.1), abs=1e-4)
+    hits, _ = index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=60)), 5)
+    assert [i for i, _ in hits] == [1]
     assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=60)), 5)} == set()
     assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=200)), 5)} == {3}
 

@@ -1,0 +1,190 @@
+"""Freshness: how much of the memory is still valid, whether recall helps, what expires; archive and purge."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from memory import EngramError
+from memory.health import FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, recall_series
+from memory.store import db_time
+from memory.clock import utc_now
+from memory.timeline import expiring_soon
+from pages import common
+
+EXPIRING_WITHIN = timedelta(days=7)
+
+
+def size_label(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def ms_label(value) -> str:
+    return "—" if value is None else f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def ratio_metric(column, label: str, value, threshold: float, help_text: str) -> None:
+    if value is None:
+        column.metric(label, "—", help=help_text + " Nothing to measure yet.")
+        return
+    points = (value - threshold) * 100
+    column.metric(label, f"{value:.0%}", delta=f"{points:+.0f} pts vs {threshold:.0%} alert",
+                  delta_color="normal", help=help_text, border=True)
+
+
+def purgeable_ids(eng) -> list[int]:
+    """Memories that are archived or past their validity (superseded ones included)."""
+    rows = eng.store.query(
+        "SELECT id FROM memories WHERE archived OR (valid_until IS NOT NULL AND valid_until <= ?) ORDER BY id",
+        [db_time(utc_now())])
+    return [r[0] for r in rows]
+
+
+def _flash(kind: str, text: str) -> None:
+    st.session_state["freshness_flash"] = (kind, text)
+
+
+def archive_stale() -> None:
+    if not st.session_state.get("fr_archive_ok"):
+        _flash("warning", "Tick the confirmation box first.")
+        return
+    try:
+        n = common.engram().archive_stale()
+    except EngramError as exc:
+        _flash("error", f"Archiving failed: {exc}. Nothing was changed.")
+        return
+    st.session_state["fr_archive_ok"] = False
+    _flash("success", f"Archived {common.plural(n, 'memory', 'memories')}: kept, but no longer recalled by default."
+           if n else "Nothing was stale: no memory archived.")
+
+
+def purge() -> None:
+    if not st.session_state.get("fr_purge_ok"):
+        _flash("warning", "Tick the confirmation box first.")
+        return
+    eng = common.engram()
+    done = 0
+    try:
+        for memory_id in purgeable_ids(eng):
+            eng.forget(memory_id, reason="purged from the freshness page (expired or archived)")
+            done += 1
+    except EngramError as exc:
+        _flash("error", f"Purge stopped after {common.plural(done, 'memory', 'memories')}: {exc}")
+        return
+    st.session_state["fr_purge_ok"] = False
+    _flash("success", f"Forgot {common.plural(done, 'memory', 'memories')} for good (the audit log keeps a line "
+           "for each, without its content).")
+
+
+st.title("🌱 Freshness")
+eng = common.open_or_stop()
+if flash := st.session_state.pop("freshness_flash", None):
+    getattr(st, flash[0])(flash[1])
+
+try:
+    health = eng.health()
+    series = freshness_series(eng)
+    recalls = recall_series(eng)
+    expiring = expiring_soon(eng, within=EXPIRING_WITHIN)
+    purgeable = purgeable_ids(eng)
+except EngramError as exc:
+    st.error(f"Health figures could not be computed: {exc}. Check the Vault & settings page, then reload.")
+    st.stop()
+
+if not health["memories"] and not health["chat_turns"]:
+    st.info("Your memory is empty, so there is nothing to measure yet. Link an Obsidian vault (or the bundled "
+            "sample vault) on the **Vault & settings** page, or chat on the **Chat** page; freshness, hit rate "
+            "and expiring memories appear here as soon as there is something to remember.")
+
+for alert in health["alerts"]:
+    st.warning(f"⚠️ {alert[0].upper()}{alert[1:]}.")
+
+c1, c2, c3, c4 = st.columns(4)
+ratio_metric(c1, "Freshness", health["freshness"] if health["memories"] else None, FRESHNESS_ALERT,
+             f"Valid memories / all memories (alert below {FRESHNESS_ALERT:.0%}).")
+ratio_metric(c2, "Hit rate", health["hit_rate"], HIT_RATE_ALERT,
+             f"Recalled memories used in an answer / recalled (alert below {HIT_RATE_ALERT:.0%}).")
+c3.metric("Amnesia alert", "ON" if health["amnesia_alert"] else "off", border=True,
+          delta="3 turns recalled nothing" if health["amnesia_alert"] else None, delta_color="inverse",
+          help="On when the last 3 turns recalled nothing and each reply said it did not remember.")
+latency = health["recall_latency_ms"]
+c4.metric("Recall latency p50 / p95", f"{ms_label(latency['p50'])} / {ms_label(latency['p95'])}", border=True,
+          help=f"Over the last {latency['samples']} recalls.")
+
+counts = st.columns(6)
+for column, (label, key) in zip(counts, [("Valid", "valid"), ("Superseded", "superseded"), ("Expired", "expired"),
+                                         ("Archived", "archived"), ("Expiring in 24 h", "expiring_24h"),
+                                         ("Chat turns", "chat_turns")]):
+    column.metric(label, f"{health[key]:,}")
+st.caption(f"{health['memories']:,} memories (chat turns counted apart) · {health['sources']:,} sources · "
+           f"{health['entities']:,} entities · database {size_label(health['db_bytes'])} · "
+           f"embedder {health['embedder']}")
+
+left, right = st.columns(2, gap="large")
+with left:
+    st.subheader("Freshness over 90 days")
+    frame = pd.DataFrame(series)
+    frame = frame[frame["freshness"].notna()] if not frame.empty else frame
+    if frame.empty:
+        st.caption("No memories yet.")
+    else:
+        frame["at"] = pd.to_datetime(frame["at"], utc=True)
+        line = alt.Chart(frame).mark_line(point=True).encode(
+            x=alt.X("at:T", title=None), y=alt.Y("freshness:Q", title="freshness", axis=alt.Axis(format="%"),
+                                                 scale=alt.Scale(domain=[0, 1])),
+            tooltip=[alt.Tooltip("at:T", format="%Y-%m-%d"), alt.Tooltip("freshness:Q", format=".0%"),
+                     "valid", "memories"])
+        rule = alt.Chart(pd.DataFrame({"alert": [FRESHNESS_ALERT]})).mark_rule(
+            color="#e45756", strokeDash=[4, 4]).encode(y="alert:Q")
+        st.altair_chart((line + rule).properties(height=260), width="stretch")
+with right:
+    st.subheader("Recall, last 30 days")
+    frame = pd.DataFrame(recalls)
+    if frame.empty:
+        st.caption("No recalls logged yet: chat on the Chat page to see how often recalled memories are used.")
+    else:
+        frame["day"] = pd.to_datetime(frame["day"])
+        bars = alt.Chart(frame).mark_bar(opacity=0.35).encode(
+            x=alt.X("day:T", title=None), y=alt.Y("recalls:Q", title="recalls"),
+            tooltip=["day:T", "recalls", "returned", "used", "p95_ms"])
+        hits = alt.Chart(frame[frame["hit_rate"].notna()]).mark_line(point=True, color="#f58518").encode(
+            x="day:T", y=alt.Y("hit_rate:Q", title="hit rate", axis=alt.Axis(format="%"),
+                               scale=alt.Scale(domain=[0, 1])),
+            tooltip=["day:T", alt.Tooltip("hit_rate:Q", format=".0%")])
+        rule = alt.Chart(pd.DataFrame({"alert": [HIT_RATE_ALERT]})).mark_rule(
+            color="#e45756", strokeDash=[4, 4]).encode(y="alert:Q")
+        chart = alt.layer(bars, alt.layer(hits, rule)).resolve_scale(y="independent")
+        st.altair_chart(chart.properties(height=260), width="stretch")
+
+st.subheader(f"Expiring in the next {EXPIRING_WITHIN.days} days")
+if expiring:
+    st.dataframe(pd.DataFrame([{
+        "memory": rec.unit.content, "type": rec.unit.type,
+        "expires": rec.unit.valid_until.strftime("%Y-%m-%d %H:%M"), "source": common.source_label(rec),
+    } for rec in expiring]), hide_index=True, width="stretch")
+else:
+    st.caption("Nothing expires soon.")
+
+st.divider()
+st.subheader("Tidy up")
+a, b = st.columns(2, gap="large")
+with a:
+    st.markdown("**Archive stale memories** — superseded or expired memories, and long-unused ones with lowered "
+                "relevance, are archived: kept, shown as history, no longer recalled by default.")
+    st.checkbox("I want to archive stale memories", key="fr_archive_ok")
+    st.button("Archive stale memories", key="fr_archive", on_click=archive_stale,
+              disabled=not st.session_state.get("fr_archive_ok"))
+with b:
+    st.markdown(f"**Purge** — forget for good the {common.plural(len(purgeable), 'memory', 'memories')} that are "
+                "expired, superseded or archived. This cannot be undone; the audit log keeps a line for each, "
+                "without its content.")
+    st.checkbox(f"Yes, forget these {common.plural(len(purgeable), 'memory', 'memories')} for good",
+                key="fr_purge_ok", disabled=not purgeable)
+    st.button("Purge expired and archived", key="fr_purge", type="primary", on_click=purge,
+              disabled=not (purgeable and st.session_state.get("fr_purge_ok")))

@@ -1,0 +1,405 @@
+"""Memory graph: an entity's neighbourhood, drawn with streamlit-cytoscape; click a node for its details."""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from datetime import date, datetime
+
+import streamlit as st
+from streamlit_cytoscape import EdgeStyle, Event, NodeStyle, streamlit_cytoscape
+
+from memory import EngramError
+from memory.clock import ensure_utc, to_epoch, utc_now
+from memory.graph import MemoryGraph
+from pages import common
+
+MAX_NODES = 300
+DEFAULT_NODES = 150
+TYPES = {"entity": "Entities", "memory": "Memories", "note": "Note sources", "chat": "Chat sources",
+         "event": "Events"}
+SINGULAR = {"entity": "entity", "memory": "memory", "note": "note source", "chat": "chat source", "event": "event"}
+# group -> (colour, Material icon shipped with the component)
+GROUPS = {
+    "person": ("#4c78a8", "person"),
+    "place": ("#4c78a8", "place"),
+    "org": ("#4c78a8", "business"),
+    "entity": ("#4c78a8", "flag"),
+    "tag": ("#72b7b2", "sell"),
+    "memory": ("#f58518", "storage"),
+    "note": ("#54a24b", "description"),
+    "attachment": ("#9d9d9d", "link"),
+    "chat": ("#b279a2", "chat"),
+    "event": ("#9d755d", "campaign"),
+}
+ENTITY_GROUPS = {"TAG": "tag", "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org"}
+LEGEND = {"entity": "#4c78a8", "tag": "#72b7b2", "memory": "#f58518", "note": "#54a24b", "chat": "#b279a2",
+          "event": "#9d755d"}
+EDGE_COLOURS = {"mentions": "#f5b27a", "from_source": "#8fcf87", "from_event": "#c7a98f",
+                "co_occurs": "#c6d4e4", "tagged": "#9fd4d0", "links_to": "#8fcf87", "supersedes": "#e45756"}
+LABEL_CHARS = 26
+DATE_LABELS = {"DATE", "TIME", "MONEY", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT"}
+MARKUP = re.compile(r"^[#>\s]+|[*_`]+")  # heading marks, quotes and emphasis in memory labels
+
+
+class _Style:
+    """A raw Cytoscape.js style rule (the component only calls `.dump()` on its styles)."""
+
+    def __init__(self, selector: str, style: dict) -> None:
+        self.selector, self.style = selector, style
+
+    def dump(self) -> dict:
+        return {"selector": self.selector, "style": self.style}
+
+
+def node_type(node: str, attrs: dict) -> str:
+    """The filter type of a graph node: entity, memory, note, chat or event."""
+    if node.startswith("s:"):
+        return "chat" if attrs.get("source_kind") == "chat" else "note"
+    return {"e:": "entity", "m:": "memory", "v:": "event"}.get(node[:2], "entity")
+
+
+def node_group(node: str, attrs: dict) -> str:
+    """The styling group: a filter type, with tags and vault attachments told apart."""
+    kind = node_type(node, attrs)
+    if kind == "entity":
+        return ENTITY_GROUPS.get(attrs.get("label"), "entity")
+    if kind == "note" and attrs.get("source_kind") not in (None, "note"):
+        return "attachment"
+    return kind
+
+
+def entity_name(attrs: dict) -> str:
+    name = attrs.get("name") or "?"
+    if attrs.get("label") == "TAG" and not name.startswith("#"):
+        name = "#" + name
+    return f"{name}@{attrs['qualifier']}" if attrs.get("qualifier") else name
+
+
+def caption(node: str, attrs: dict, events: dict) -> str:
+    group = node_group(node, attrs)
+    if node.startswith("e:"):
+        return common.short(entity_name(attrs), LABEL_CHARS)
+    if group == "memory":
+        return common.short(MARKUP.sub("", attrs.get("label") or "").strip(), LABEL_CHARS)
+    if group == "chat":
+        return common.short(f"chat {attrs.get('ref')}", LABEL_CHARS)
+    if group in ("note", "attachment"):
+        return common.short(attrs.get("title") or (attrs.get("ref") or "").rsplit("/", 1)[-1], LABEL_CHARS)
+    event = events.get(node)
+    if event is None:
+        return node
+    return common.short(f"{event.at:%m-%d} {event.role or event.kind}: {event.text or ''}", LABEL_CHARS)
+
+
+def edge_valid(data: dict, as_of: datetime) -> bool:
+    t = to_epoch(as_of)
+    return to_epoch(data.get("valid_from"), none_is=float("-inf")) <= t < to_epoch(data.get("valid_until"))
+
+
+def not_yet_seen(eng, nodes: set[str], as_of: datetime) -> set[str]:
+    """Entity nodes first seen after `as_of` (the graph keeps no validity on entities themselves)."""
+    ids = [int(n[2:]) for n in nodes if n.startswith("e:")]
+    if not ids:
+        return set()
+    rows = eng.store.query("SELECT id, first_seen FROM entities WHERE id IN (SELECT unnest(?))", [ids])
+    return {f"e:{i}" for i, seen in rows if seen is not None and ensure_utc(seen) > as_of}
+
+
+def tag_reach(graph: MemoryGraph, tag_nodes: list[str], as_of: datetime) -> set[str]:
+    """Nodes connected to the chosen tags: the tags, what mentions or carries them, and the
+    memories of notes that carry them."""
+    keep: set[str] = set()
+    for tag in tag_nodes:
+        near = {other for other, _ in graph.neighbours(tag, as_of)}
+        keep |= {tag} | near
+        for node in near:
+            if node.startswith("s:"):
+                keep |= {other for other, _ in graph.neighbours(node, as_of, {"from_source"})}
+    return keep
+
+
+def build_view(eng, centre: str, *, as_of: datetime, hops: int, limit: int, types: list[str],
+               tags: list[str], hide_dates: bool = False) -> tuple[dict, dict[str, str], int, bool]:
+    """Cytoscape elements around `centre`, the shown nodes' display names, how many nodes the filters
+    left out, and whether the node limit cut the neighbourhood."""
+    graph = eng.graph()
+    sub = graph.subgraph_around(centre, as_of, hops=hops, limit=limit)
+    nodes = {n for n, attrs in sub.nodes(data=True) if node_type(n, attrs) in types
+             and not (hide_dates and attrs.get("label") in DATE_LABELS)}
+    nodes = (nodes - not_yet_seen(eng, nodes, as_of)) | {centre}
+    if tags:
+        nodes &= tag_reach(graph, tags, as_of) | {centre}
+    edges = [(u, v, k, d) for u, v, k, d in sub.edges(keys=True, data=True)
+             if u in nodes and v in nodes and u != v and edge_valid(d, as_of)]
+    linked = {centre} | {u for u, *_ in edges} | {v for _, v, *_ in edges}
+    hidden = sub.number_of_nodes() - len(linked)
+    event_ids = [int(n[2:]) for n in linked if n.startswith("v:")]
+    events = {f"v:{i}": e for i, e in eng.store.events_by_id(event_ids).items()}
+    names: dict[str, str] = {}
+    element_nodes = []
+    for node in sorted(linked, key=lambda n: (n != centre, n)):
+        attrs = sub.nodes[node]
+        group = node_group(node, attrs)
+        names[node] = caption(node, attrs, events)
+        data = {"id": node, "label": group, "name": names[node], "type": SINGULAR[node_type(node, attrs)]}
+        if node == centre:
+            data["_centre"] = True
+        element_nodes.append({"data": data})
+    element_edges = [{"data": {"id": f"{u}|{k}|{v}", "source": u, "target": v, "label": k}}
+                     for u, v, k, _ in edges]
+    return {"nodes": element_nodes, "edges": element_edges}, names, hidden, sub.number_of_nodes() >= limit
+
+
+def node_styles() -> list:
+    styles: list = [
+        NodeStyle(group, colour, caption="name", icon=icon,
+                  custom_styles={"font-size": 7, "min-zoomed-font-size": 5, "text-wrap": "ellipsis",
+                                 "text-max-width": 90})
+        for group, (colour, icon) in GROUPS.items()
+    ]
+    styles.append(_Style("node[?_centre]", {"width": 32, "height": 32, "font-size": 9, "font-weight": "bold",
+                                            "border-width": 3, "border-color": "#e45756"}))
+    return styles
+
+
+def edge_styles() -> list:
+    return [EdgeStyle(kind, colour, directed=kind in ("supersedes", "links_to"),
+                      custom_styles={"width": 1.2, "line-style": "dashed"} if kind == "co_occurs" else {"width": 1.6})
+            for kind, colour in EDGE_COLOURS.items()]
+
+
+def layout_for(elements: dict) -> dict:
+    # A fingerprint of the elements makes the component re-run the layout whenever they change
+    # (it only re-lays out when the layout argument changes).
+    ids = ",".join(n["data"]["id"] for n in elements["nodes"])
+    return {"name": "fcose", "animate": False, "fit": True, "padding": 24, "nodeDimensionsIncludeLabels": True,
+            "idealEdgeLength": 70, "nodeRepulsion": 6000, "randomize": True,
+            "_elements": hashlib.sha1(ids.encode()).hexdigest()[:12]}
+
+
+# --- details of a clicked node --------------------------------------------------------------
+
+def show_memory_list(eng, units, empty: str, limit: int = 25) -> None:
+    if not units:
+        st.caption(empty)
+        return
+    lines = []
+    for unit in units[:limit]:
+        rec = common.recollection(eng, unit)
+        state = "" if rec.valid else " *(no longer valid)*"
+        lines.append(f"- {common.md_escape(common.short(unit.content, 160))}{state}  \n"
+                     f"  <small>{common.md_escape(common.source_label(rec))} · "
+                     f"{common.md_escape(common.validity_label(rec))}</small>")
+    st.markdown("\n".join(lines), unsafe_allow_html=True)
+    if len(units) > limit:
+        st.caption(f"… and {len(units) - limit} more.")
+
+
+def entity_details(eng, entity_id: int) -> None:
+    rows = eng.store.query_dicts("SELECT name, label, qualifier FROM entities WHERE id = ?", [entity_id])
+    if not rows:
+        st.info("This entity no longer exists.")
+        return
+    row = rows[0]
+    st.markdown(f"#### {common.md_escape(entity_name(row))}")
+    st.caption(f"entity · {row['label']}")
+    ids = [r[0] for r in eng.store.query("SELECT memory_id FROM memory_entities WHERE entity_id = ?", [entity_id])]
+    units = sorted(eng.store.memories_by_id(ids).values(), key=lambda u: u.valid_from, reverse=True)
+    memories = [u for u in units if u.type != "chat_turn"]
+    turns = [u for u in units if u.type == "chat_turn"]
+    source_ids = Counter(u.source_id for u in units if u.source_id is not None)
+    tagged = [int(r[0][2:]) for r in eng.store.query(
+        "SELECT DISTINCT src FROM edges WHERE dst = ? AND kind = 'tagged' AND valid_until IS NULL",
+        [f"e:{entity_id}"]) if r[0].startswith("s:")]
+    sources = eng.store.sources_by_id(list(source_ids) + tagged)
+    notes = sorted((s for s in sources.values() if s.kind == "note"), key=lambda s: s.ref)
+    st.markdown("**Notes**")
+    if notes:
+        st.markdown("\n".join(
+            f"- 📄 {common.md_escape(s.ref)}" + (f" — {common.plural(source_ids[s.id], 'memory', 'memories')}" if source_ids.get(s.id) else "")
+            + (" — tagged" if s.id in tagged else "") + (" *(deleted)*" if s.deleted_at else "")
+            for s in notes))
+    else:
+        st.caption("No note mentions it.")
+    st.markdown("**Events**")
+    events = list(eng.store.events_by_id([u.event_id for u in units if u.event_id]).values())
+    note_ids = [s.id for s in notes]
+    if note_ids:
+        events += [e for e in eng.store.events_by_id([r[0] for r in eng.store.query(
+            "SELECT id FROM events WHERE source_id IN (SELECT unnest(?)) ORDER BY occurred_at DESC LIMIT 20",
+            [note_ids])]).values()]
+    events = sorted({e.id: e for e in events}.values(), key=lambda e: e.at, reverse=True)
+    if events:
+        st.markdown("\n".join(f"- {event_line(e, sources)}" for e in events[:20]))
+    else:
+        st.caption("No events mention it.")
+    st.markdown("**Memories**")
+    show_memory_list(eng, memories + turns, "No memory mentions it.")
+
+
+def event_line(event, sources: dict | None = None) -> str:
+    when = f"{event.at:%Y-%m-%d %H:%M}"
+    if event.kind == "chat_turn":
+        return (f"💬 {when} · session {common.md_escape(event.session_id or '?')} · {event.role}: "
+                f"{common.md_escape(common.short(event.text or '', 120))}")
+    source = (sources or {}).get(event.source_id)
+    where = source.ref if source else (event.text or "")
+    return f"📝 {when} · {event.kind.replace('_', ' ')} · {common.md_escape(where)}"
+
+
+def source_details(eng, source_id: int) -> None:
+    try:
+        source = eng.store.source(source_id)
+    except EngramError as exc:
+        st.info(str(exc))
+        return
+    icon = "💬" if source.kind == "chat" else "📄"
+    st.markdown(f"#### {icon} {common.md_escape(source.title or source.ref)}")
+    what = "chat session" if source.kind == "chat" else f"{source.kind} source"
+    st.caption(f"{what} · {'session' if source.kind == 'chat' else 'path'}: {source.ref}"
+               + (f" · deleted {source.deleted_at:%Y-%m-%d}" if source.deleted_at else ""))
+    ids = [r[0] for r in eng.store.query(
+        "SELECT id FROM memories WHERE source_id = ? ORDER BY line_start NULLS LAST, valid_from DESC LIMIT 200",
+        [source_id])]
+    units = eng.store.memories_by_id(ids)
+    st.markdown("**Memories**")
+    show_memory_list(eng, [units[i] for i in ids if i in units], "No memories come from it.")
+
+
+def memory_details(eng, memory_id: int) -> None:
+    try:
+        unit = eng.store.memory(memory_id)
+    except EngramError as exc:
+        st.info(str(exc))
+        return
+    rec = common.recollection(eng, unit)
+    st.markdown(f"#### Memory m:{unit.id}")
+    st.caption(f"{unit.type}" + (" · archived" if unit.archived else "") + ("" if rec.valid else " · no longer valid"))
+    st.markdown(f"> {common.md_escape(unit.content)}")
+    lines = [f"- **Valid:** {common.md_escape(common.validity_label(rec))}",
+             f"- **Source:** {common.md_escape(common.source_label(rec))}",
+             f"- **Relevance:** {unit.relevance:.1f} · used {unit.use_count}×"]
+    if unit.slot:
+        lines.append(f"- **Slot:** {common.md_escape(f'{unit.subject}.{unit.attribute}')}"
+                     + (f" = {common.md_escape(unit.value)}" if unit.value else ""))
+    if unit.entities:
+        lines.append(f"- **Mentions:** {common.md_escape(', '.join(unit.entities))}")
+    st.markdown("\n".join(lines))
+
+
+def event_details(eng, event_id: int) -> None:
+    event = eng.store.events_by_id([event_id]).get(event_id)
+    if event is None:
+        st.info("This event is not stored any more.")
+        return
+    st.markdown(f"#### Event v:{event.id}")
+    st.markdown(event_line(event, eng.store.sources_by_id([event.source_id])))
+
+
+def show_details(eng, node: str) -> None:
+    kind, _, ident = node.partition(":")
+    show = {"e": entity_details, "s": source_details, "m": memory_details, "v": event_details}[kind]
+    show(eng, int(ident))
+
+
+def _centre_on(entity_id: int, name: str) -> None:
+    st.session_state["graph_search"] = name
+    st.session_state["graph_entity"] = entity_id
+    st.session_state.pop("graph_detail", None)
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+st.title("🕸️ Memory graph")
+eng = common.open_or_stop()
+
+try:
+    if eng.store.count("entities") == 0:
+        st.info(
+            "Your memory has no people, projects, places, tags or notes yet, so there is no graph to draw.\n\n"
+            "Fill it by **linking an Obsidian vault** (or the bundled sample vault) on the **Vault & settings** "
+            "page, or by **chatting** on the **Chat** page — entities found in your notes and messages "
+            "appear here.")
+        st.stop()
+
+    search = st.text_input("Find an entity", key="graph_search", placeholder="a person, project, tag, note title…")
+    found = eng.find_entities(search.strip(), limit=50)
+    if not found:
+        st.info(f"No entity matches “{search.strip()}”. Try part of a name, or clear the box to start from "
+                "the most-mentioned entity.")
+        st.stop()
+    by_id = {row["id"]: row for row in found}
+    if st.session_state.get("graph_entity") not in by_id:
+        st.session_state["graph_entity"] = found[0]["id"]
+    entity_id = st.selectbox(
+        "Centre on", list(by_id), key="graph_entity",
+        format_func=lambda i: f"{entity_name(by_id[i])} · {by_id[i]['label']} · "
+                              f"{common.plural(by_id[i]['mentions'], 'mention')}")
+
+    with st.expander("Filters", expanded=False):
+        c1, c2, c3 = st.columns(3)
+        hops = c1.slider("Hops", 1, 2, 1, key="graph_hops", help="How far from the centre to go.")
+        limit = c1.slider("Node limit", 20, MAX_NODES, DEFAULT_NODES, step=10, key="graph_limit",
+                          help="Large neighbourhoods are cut at this many nodes so the graph stays usable.")
+        types = c2.multiselect("Node types", list(TYPES), default=list(TYPES), format_func=TYPES.get,
+                               key="graph_types")
+        day = c2.date_input("As of", value=utc_now().date(), min_value=date(1970, 1, 1), key="graph_day",
+                            help="Only what was valid on this day: closed memories and edges are left out.")
+        tag_nodes: dict[str, list[str]] = {}  # "#tag" -> its entity nodes (a tag can be stored twice)
+        for i, n in eng.store.query("SELECT id, name FROM entities WHERE label = 'TAG' ORDER BY lower(name)"):
+            tag_nodes.setdefault(entity_name({"name": n, "label": "TAG"}), []).append(f"e:{i}")
+        chosen_tags = c3.multiselect("Tags", sorted(tag_nodes, key=str.casefold), key="graph_tags",
+                                     help="Keep only what is connected to these tags.")
+        tags = [node for name in chosen_tags for node in tag_nodes.get(name, [])]
+        hide_dates = c3.checkbox("Hide dates and amounts", value=True, key="graph_hide_dates",
+                                 help="Dates and amounts link many unrelated notes; hiding them keeps the graph readable.")
+
+    as_of = common.as_of_day(day)
+    centre = f"e:{entity_id}"
+    elements, names, hidden, capped = build_view(eng, centre, as_of=as_of, hops=hops, limit=limit,
+                                                 types=types or list(TYPES), tags=tags, hide_dates=hide_dates)
+except EngramError as exc:
+    st.error(f"The graph could not be built: {exc}. Check the Vault & settings page, then reload.")
+    st.stop()
+
+count_nodes, count_edges = len(elements["nodes"]), len(elements["edges"])
+if count_nodes <= 1:
+    st.info(f"Nothing connected to **{common.md_escape(names[centre])}** matches these filters"
+            f"{' on ' + f'{day:%d %b %Y}' if day < utc_now().date() else ''}. "
+            "Widen the filters (more node types, no tag, a later date, 2 hops) or pick another entity.")
+st.caption(f"{count_nodes} nodes, {count_edges} edges around **{common.md_escape(names[centre])}**"
+           + (f" · {hidden} hidden by the filters" if hidden else "")
+           + (f" · cut at the node limit of {limit} (raise it under Filters)" if capped else "")
+           + " · click a node for its details; scroll to zoom, drag to pan.")
+
+graph_col, detail_col = st.columns([3, 2], gap="medium")
+with graph_col:
+    clicked = streamlit_cytoscape(
+        elements, layout=layout_for(elements), node_styles=node_styles(), edge_styles=edge_styles(),
+        height=620, key="memory_graph", events=[Event("select_node", "tap", "node")])
+    st.caption(" ".join(f"<span style='color:{c}'>●</span> {g}" for g, c in LEGEND.items()),
+               unsafe_allow_html=True)
+
+if clicked and clicked.get("action") == "select_node" and clicked.get("timestamp") != st.session_state.get(
+        "_graph_click"):
+    st.session_state["_graph_click"] = clicked.get("timestamp")
+    target = (clicked.get("data") or {}).get("target_id")
+    if target in names:
+        st.session_state["graph_detail"] = target
+if st.session_state.get("graph_detail") not in names:
+    st.session_state["graph_detail"] = centre
+
+with detail_col:
+    selected = st.selectbox("Details for", list(names), key="graph_detail",
+                            format_func=lambda n: f"{SINGULAR[node_type(n, eng.graph().g.nodes.get(n, {}))]}: {names[n]}")
+    try:
+        with st.container(height=560, border=False):
+            if selected.startswith("e:") and selected != centre:
+                row = eng.store.query("SELECT name FROM entities WHERE id = ?", [int(selected[2:])])
+                if row:
+                    st.button("Centre the graph here", key="graph_recentre", on_click=_centre_on,
+                              args=(int(selected[2:]), row[0][0]))
+            show_details(eng, selected)
+    except EngramError as exc:
+        st.error(f"Could not load the details: {exc}")

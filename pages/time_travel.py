@@ -1,0 +1,162 @@
+"""Time travel: what Engram held true on a past day, each memory's validity over time, and what changed."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from memory import EngramError
+from memory.clock import ensure_utc, utc_now
+from memory.timeline import diff, valid_at
+from pages import common
+
+RESULTS = 30
+CHART_ROWS = 60
+TYPE_ICONS = {"user_profile": "🙂", "session_state": "🧵", "tool_result": "🛠️", "fact_reference": "📄",
+              "chat_turn": "💬"}
+
+
+def show_results(recs, empty: str) -> None:
+    if not recs:
+        st.info(empty)
+        return
+    for rec in recs:
+        unit = rec.unit
+        with st.container(border=True):
+            state = "" if rec.valid else " · *history: no longer valid then*"
+            st.markdown(f"{TYPE_ICONS.get(unit.type, '•')} {common.md_escape(unit.content)}")
+            st.caption(f"{unit.type} · {common.validity_label(rec)} · {common.source_label(rec)}{state}")
+
+
+def chart_units(eng, recs) -> list:
+    """The shown memories and the other values of their slots (what came before and after)."""
+    units = {r.unit.id: r.unit for r in recs}
+    for rec in recs:
+        if rec.unit.slot:
+            for unit in eng.store.slot_history(*rec.unit.slot):
+                units.setdefault(unit.id, unit)
+    return sorted(units.values(), key=lambda u: u.valid_from)[-CHART_ROWS:]
+
+
+def timeline_chart(eng, units, as_of: datetime) -> alt.LayerChart:
+    now = utc_now()
+    rows = []
+    for unit in units:
+        rec = common.recollection(eng, unit)
+        end = unit.valid_until or unit.superseded_at or max(now, unit.valid_from + timedelta(hours=12))
+        valid_then = (unit.valid_from <= as_of < end and unit.recorded_at <= as_of
+                      and (unit.superseded_at is None or unit.superseded_at > as_of))
+        rows.append({
+            "memory": f"m:{unit.id} {common.short(unit.content, 44)}", "content": unit.content,
+            "type": unit.type, "from": unit.valid_from, "until": end,
+            "open": "open" if unit.valid_until is None and unit.superseded_at is None else "closed",
+            "valid then": "yes" if valid_then else "no", "source": common.source_label(rec),
+        })
+    frame = pd.DataFrame(rows)
+    for column in ("from", "until"):
+        frame[column] = pd.to_datetime(frame[column], utc=True)
+    bars = alt.Chart(frame).mark_bar(cornerRadius=3).encode(
+        x=alt.X("from:T", title="valid (world time)"),
+        x2="until:T",
+        y=alt.Y("memory:N", title=None, sort=alt.EncodingSortField("from", op="min"),
+                axis=alt.Axis(labelLimit=320)),
+        color=alt.Color("type:N", title="type"),
+        opacity=alt.condition(alt.datum["valid then"] == "yes", alt.value(1.0), alt.value(0.35)),
+        tooltip=["content", "type", alt.Tooltip("from:T", format="%Y-%m-%d"),
+                 alt.Tooltip("until:T", format="%Y-%m-%d"), "open", "valid then", "source"],
+    )
+    rule = alt.Chart(pd.DataFrame({"as of": [pd.Timestamp(as_of)]})).mark_rule(
+        color="#e45756", strokeWidth=2).encode(x="as of:T", tooltip=[alt.Tooltip("as of:T", format="%Y-%m-%d")])
+    return (bars + rule).properties(height=max(140, 26 * len(frame)))
+
+
+CHANGE_TITLES = {"added": "Added", "superseded": "Superseded", "expired": "Expired"}
+
+
+def show_changes(changes) -> None:
+    tabs = st.tabs([f"{title} ({sum(c.kind == kind for c in changes)})" for kind, title in CHANGE_TITLES.items()])
+    for tab, kind in zip(tabs, CHANGE_TITLES):
+        with tab:
+            items = [c.unit for c in changes if c.kind == kind]
+            if not items:
+                st.caption(f"Nothing {kind} in this period.")
+                continue
+            st.markdown("\n".join(
+                f"- {common.md_escape(common.short(rec.unit.content, 200))}  \n"
+                f"  <small>{common.md_escape(rec.unit.type)} · {common.md_escape(common.validity_label(rec))} · "
+                f"{common.md_escape(common.source_label(rec))}</small>" for rec in items), unsafe_allow_html=True)
+
+
+st.title("⏳ Time travel")
+st.caption("What Engram knew or believed on a given day — and what changed between two days.")
+eng = common.open_or_stop()
+
+try:
+    first, count = eng.store.query("SELECT min(valid_from), count(*) FROM memories")[0]
+except EngramError as exc:
+    st.error(f"The memory store could not be read: {exc}. Check the Vault & settings page.")
+    st.stop()
+if not count:
+    st.info("Nothing to travel through yet: your memory is empty. Link an Obsidian vault (or the bundled "
+            "sample vault) on the **Vault & settings** page, or tell Engram something on the **Chat** page — "
+            "every memory keeps the time it became true, so you can come back here and look into the past.")
+    st.stop()
+
+today = utc_now().date()
+first_day = min(ensure_utc(first).date(), today - timedelta(days=1))
+day = st.slider("As of", min_value=first_day, max_value=today, value=today, format="YYYY-MM-DD",
+                key="tt_day", help="Drag to a past day: the list shows what was valid (and known) then.")
+query = st.text_input("About (optional)", key="tt_query", placeholder="coffee, Mira, the garden project…")
+as_of = common.as_of_day(day)
+
+try:
+    if query.strip():
+        recs = valid_at(eng, as_of, query=query.strip(), k=RESULTS)
+    else:
+        recs = valid_at(eng, as_of, k=RESULTS)
+    units = chart_units(eng, recs)
+except EngramError as exc:
+    st.error(f"Time travel failed: {exc}")
+    st.stop()
+
+left, right = st.columns([2, 3], gap="large")
+with left:
+    current = sum(r.valid for r in recs)
+    st.subheader(f"On {day:%d %b %Y}")
+    st.caption(f"{common.plural(current, 'memory', 'memories')} valid then" + (f" about “{query.strip()}”" if query.strip() else " (most recent first)")
+               + (f", plus {common.plural(len(recs) - current, 'older version')}" if len(recs) > current else ""))
+    show_results(recs, f"Engram held nothing{' about that' if query.strip() else ''} on {day:%d %b %Y}. "
+                       "Move the slider later" + (" or change the words." if query.strip() else "."))
+with right:
+    st.subheader("Validity over time")
+    if units:
+        st.altair_chart(timeline_chart(eng, units, as_of), width="stretch")
+        st.caption("Each bar is a memory's validity in world time (open intervals run to today); faded bars were "
+                   "not valid on the chosen day; the red line is the chosen day. A slot's earlier and later "
+                   "values are shown next to the current one.")
+    else:
+        st.caption("No memories to draw for this day.")
+
+st.divider()
+st.subheader("What changed between two days")
+if "tt_from" not in st.session_state:
+    st.session_state["tt_from"] = first_day
+if "tt_to" not in st.session_state:
+    st.session_state["tt_to"] = today
+c1, c2 = st.columns(2)
+start_day = c1.date_input("From", key="tt_from", min_value=first_day, max_value=today)
+end_day = c2.date_input("To", key="tt_to", min_value=first_day, max_value=today)
+if start_day >= end_day:
+    st.warning("Pick a “From” day before the “To” day.")
+else:
+    start = datetime(start_day.year, start_day.month, start_day.day, tzinfo=timezone.utc)
+    try:
+        changes = diff(eng, start, common.as_of_day(end_day))
+    except EngramError as exc:
+        st.error(f"The comparison failed: {exc}")
+        st.stop()
+    st.caption(f"From the start of {start_day:%d %b %Y} to the end of {end_day:%d %b %Y}: memories recorded "
+               "(added), replaced by a newer value (superseded) and past their end (expired), each with its source.")
+    show_changes(changes)

@@ -1,0 +1,148 @@
+"""The chat page, driven headless with AppTest against a fake Ollama."""
+from __future__ import annotations
+
+from tests.pages_support import page, page_env, texts  # noqa: F401  (fixture)
+
+REPLY = "You drink an oat latte every morning [m:1]. Anything else?"
+
+
+def seed(text: str = "I drink an oat latte every morning.") -> int:
+    from pages import common
+
+    eng = common.engram()
+    report = eng.remember(text, session_id="seed")
+    return eng.recall("oat latte").results[0].unit.id
+
+
+def chat_text(at) -> str:
+    return "\n".join(texts(m.markdown) for m in at.chat_message)
+
+
+def expander_labels(at) -> list[str]:
+    return [e.label for e in at.expander]
+
+
+def test_empty_store_first_screen(page_env):
+    at = page("chat.py").run()
+    assert not at.exception
+    assert at.title[0].value == "🧠 Engram"
+    assert "private, local memory" in texts(at.markdown)
+    assert at.button(key="chat_link_sample").label == "Link the sample vault"
+    assert "offline recall mode" in texts(at.info)  # no Ollama listens on the configured port
+    assert len(at.chat_input) == 1
+    assert at.sidebar.button(key="chat_new_session")
+    assert not at.sidebar.toggle(key="chat_as_of_on").value
+
+
+def test_empty_store_link_sample_vault(page_env):
+    from pages import common
+
+    at = page("chat.py").run()
+    at.button(key="chat_link_sample").click().run()
+    assert not at.exception
+    assert common.settings().vault_path == str(common.SAMPLE_VAULT)
+    assert common.vault_runner() is not None
+
+
+def test_empty_store_offline_question(page_env):
+    at = page("chat.py").run()
+    at.chat_input[0].set_value("What do I drink?").run()
+    assert not at.exception
+    reply = chat_text(at)
+    assert "Offline recall mode" in reply
+    assert "Memories used (0)" in expander_labels(at)
+
+
+def test_reply_streams_from_ollama_with_memories(page_env, fake_ollama, monkeypatch):
+    monkeypatch.setenv("ENGRAM_OLLAMA_URL", fake_ollama.url)
+    memory_id = seed()
+    fake_ollama.reply = REPLY.replace("[m:1]", f"[m:{memory_id}]")
+    at = page("chat.py").run()
+    assert not at.exception
+    assert not [i for i in at.info if "offline" in i.value]  # the model answers: no offline notice
+    assert "private, local memory" not in texts(at.markdown)
+
+    at.chat_input[0].set_value("What do I drink in the morning?").run()
+    assert not at.exception
+    assert "oat latte every morning" in chat_text(at)
+    assert "Offline recall mode" not in chat_text(at)
+    prompts = [m["content"] for body in fake_ollama.requests_to("/api/chat") for m in body["messages"]]
+    assert any("oat latte" in p and f"m:{memory_id}" in p for p in prompts)  # recalled into the prompt
+    labels = [label for label in expander_labels(at) if label.startswith("Memories used")]
+    assert labels and labels[0] != "Memories used (0)"
+    assert f"**m:{memory_id}**" in texts(at.markdown)
+    assert "seed" in texts(at.caption)  # the source: chat session "seed"
+
+    # the reply is history now; the session shows in the sidebar
+    at.run()
+    assert "What do I drink in the morning?" in chat_text(at)
+    assert any("What do I drink" in b.label for b in at.sidebar.button)
+
+
+def test_feedback_and_forget_buttons(page_env, fake_ollama, monkeypatch):
+    from pages import common
+
+    monkeypatch.setenv("ENGRAM_OLLAMA_URL", fake_ollama.url)
+    memory_id = seed()
+    fake_ollama.reply = "Oat latte."
+    at = page("chat.py").run()
+    at.chat_input[0].set_value("What do I drink in the morning?").run()
+    before = common.engram().store.memory(memory_id).relevance
+
+    at.button(key=f"chat_used_{memory_id}").click().run()
+    assert not at.exception
+    assert "marked as helpful" in texts(at.success)
+    assert common.engram().store.memory(memory_id).relevance > before
+
+    at.button(key=f"chat_wrong_{memory_id}").click().run()
+    assert "marked as wrong" in texts(at.success)
+
+    at.button(key=f"chat_forget_{memory_id}").click().run()
+    assert "for good" in texts(at.warning)
+    assert memory_id in {r.unit.id for r in common.engram().recall("oat latte").results}  # not yet
+    at.button(key=f"chat_forget_yes_{memory_id}").click().run()
+    assert not at.exception
+    assert f"Forgotten m:{memory_id}" in texts(at.success)
+    assert memory_id not in {r.unit.id for r in common.engram().recall("oat latte").results}
+    assert not [b for b in at.button if b.key == f"chat_used_{memory_id}"]
+
+
+def test_offline_mode_when_ollama_is_down(page_env):
+    seed()
+    at = page("chat.py").run()
+    assert "offline recall mode" in texts(at.info)
+    at.chat_input[0].set_value("What do I drink in the morning?").run()
+    assert not at.exception
+    reply = chat_text(at)
+    assert "Offline recall mode" in reply
+    assert "oat latte" in reply
+
+
+def test_new_session_and_as_of(page_env):
+    seed()
+    at = page("chat.py").run()
+    first = at.session_state.chat_session
+    at.chat_input[0].set_value("What do I drink?").run()
+    at.sidebar.button(key="chat_new_session").click().run()
+    assert at.session_state.chat_session != first
+    assert "What do I drink?" not in chat_text(at)
+    # resume the earlier session from the sidebar
+    at.sidebar.button(key=f"chat_session_{first}").click().run()
+    assert at.session_state.chat_session == first
+    assert "What do I drink?" in chat_text(at)
+
+    at.sidebar.toggle(key="chat_as_of_on").set_value(True).run()
+    assert not at.exception
+    assert at.sidebar.date_input(key="chat_as_of_day")
+    assert "Chatting with the past" in texts(at.warning)
+
+
+def test_app_opens_on_chat(page_env):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pages_support import ROOT, TIMEOUT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT).run()
+    assert not at.exception
+    assert at.title[0].value == "🧠 Engram"
+    assert len(at.chat_input) == 1
