@@ -28,8 +28,8 @@ def settings_path(home: Path) -> Path:
     return Path(home) / SETTINGS_FILE
 
 
-def load_settings(home: Path) -> Settings:
-    """Saved settings with ENGRAM_* (and OLLAMA_HOST) environment overrides applied."""
+def load_settings(home: Path, *, with_env: bool = True) -> Settings:
+    """Saved settings, with ENGRAM_* (and OLLAMA_HOST) environment overrides applied unless with_env=False."""
     path = settings_path(home)
     data = {}
     if path.exists():
@@ -41,6 +41,8 @@ def load_settings(home: Path) -> Settings:
         settings = Settings.model_validate(data)
     except ValidationError as exc:
         raise BadInputError(f"settings file {path} has bad values: {exc.errors()[0]['msg']}") from None
+    if not with_env:
+        return settings
     env = os.environ
     if env.get("ENGRAM_VAULT"):
         settings.vault_path = env["ENGRAM_VAULT"]

@@ -83,7 +83,7 @@ def vault_runner() -> VaultRunner | None:
 
 
 def link_vault(path: str | Path) -> VaultRunner | None:
-    s = settings()
+    s = load_settings(home(), with_env=False)  # environment overrides are not written to the file
     s.vault_path = str(Path(path).expanduser().resolve())
     save(s)
     return vault_runner()
@@ -180,3 +180,10 @@ def recollection(eng: Engram, unit) -> Recollection:
 def plural(n: int, one: str, many: str | None = None) -> str:
     """'1 memory', '2 memories'."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def plain(text: str) -> str:
+    """Note text for a one-line display: heading marks, quote marks and emphasis removed."""
+    import re  # the pattern is compiled once and cached by `re`
+
+    return " ".join(re.sub(r"(?m)^[ \t]*(?:#{1,6}|>)[ \t]+|\*\*|__|`", "", text or "").split())

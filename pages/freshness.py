@@ -25,8 +25,10 @@ def size_label(n: int) -> str:
     return f"{n} B"
 
 
-def ms_label(value) -> str:
-    return "—" if value is None else f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+def latency_label(p50, p95) -> str:
+    if p50 is None:
+        return "—"
+    return f"{p50:.0f} / {p95:.0f} ms" if p50 >= 10 else f"{p50:.1f} / {p95:.1f} ms"
 
 
 def ratio_metric(column, label: str, value, threshold: float, help_text: str) -> None:
@@ -114,7 +116,7 @@ c3.metric("Amnesia alert", "ON" if health["amnesia_alert"] else "off", border=Tr
           delta="3 turns recalled nothing" if health["amnesia_alert"] else None, delta_color="inverse",
           help="On when the last 3 turns recalled nothing and each reply said it did not remember.")
 latency = health["recall_latency_ms"]
-c4.metric("Recall latency p50 / p95", f"{ms_label(latency['p50'])} / {ms_label(latency['p95'])}", border=True,
+c4.metric("Recall latency p50 / p95", latency_label(latency["p50"], latency["p95"]), border=True,
           help=f"Over the last {latency['samples']} recalls.")
 
 counts = st.columns(6)
@@ -181,10 +183,10 @@ with a:
     st.button("Archive stale memories", key="fr_archive", on_click=archive_stale,
               disabled=not st.session_state.get("fr_archive_ok"))
 with b:
-    st.markdown(f"**Purge** — forget for good the {common.plural(len(purgeable), 'memory', 'memories')} that are "
-                "expired, superseded or archived. This cannot be undone; the audit log keeps a line for each, "
-                "without its content.")
-    st.checkbox(f"Yes, forget these {common.plural(len(purgeable), 'memory', 'memories')} for good",
+    st.markdown("**Purge** — forget for good every memory that is expired, superseded or archived "
+                f"(now {common.plural(len(purgeable), 'memory', 'memories')}). This cannot be undone; the audit "
+                "log keeps a line for each, without its content.")
+    st.checkbox("Yes, forget " + ("it" if len(purgeable) == 1 else f"these {len(purgeable)} memories") + " for good",
                 key="fr_purge_ok", disabled=not purgeable)
     st.button("Purge expired and archived", key="fr_purge", type="primary", on_click=purge,
               disabled=not (purgeable and st.session_state.get("fr_purge_ok")))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from datetime import date, datetime
 
@@ -39,7 +38,6 @@ EDGE_COLOURS = {"mentions": "#f5b27a", "from_source": "#8fcf87", "from_event": "
                 "co_occurs": "#c6d4e4", "tagged": "#9fd4d0", "links_to": "#8fcf87", "supersedes": "#e45756"}
 LABEL_CHARS = 26
 DATE_LABELS = {"DATE", "TIME", "MONEY", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT"}
-MARKUP = re.compile(r"^[#>\s]+|[*_`]+")  # heading marks, quotes and emphasis in memory labels
 
 
 class _Style:
@@ -81,7 +79,7 @@ def caption(node: str, attrs: dict, events: dict) -> str:
     if node.startswith("e:"):
         return common.short(entity_name(attrs), LABEL_CHARS)
     if group == "memory":
-        return common.short(MARKUP.sub("", attrs.get("label") or "").strip(), LABEL_CHARS)
+        return common.short(common.plain(attrs.get("label") or ""), LABEL_CHARS)
     if group == "chat":
         return common.short(f"chat {attrs.get('ref')}", LABEL_CHARS)
     if group in ("note", "attachment"):
@@ -188,7 +186,7 @@ def show_memory_list(eng, units, empty: str, limit: int = 25) -> None:
     for unit in units[:limit]:
         rec = common.recollection(eng, unit)
         state = "" if rec.valid else " *(no longer valid)*"
-        lines.append(f"- {common.md_escape(common.short(unit.content, 160))}{state}  \n"
+        lines.append(f"- {common.md_escape(common.short(common.plain(unit.content), 160))}{state}  \n"
                      f"  <small>{common.md_escape(common.source_label(rec))} · "
                      f"{common.md_escape(common.validity_label(rec))}</small>")
     st.markdown("\n".join(lines), unsafe_allow_html=True)

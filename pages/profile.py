@@ -30,11 +30,13 @@ def stated_preferences(eng) -> list:
 
 
 def interest_counts(eng) -> list[tuple[str, int]]:
-    """Entity and #tag frequency over current memories (and tags carried by notes)."""
+    """Entity and #tag frequency over current memories (not the assistant's replies) and notes' tags."""
     rows = eng.store.query(
         """SELECT e.name, e.label, count(DISTINCT me.memory_id)
            FROM memory_entities me JOIN entities e ON e.id = me.entity_id JOIN memories m ON m.id = me.memory_id
+                LEFT JOIN events ev ON ev.id = m.event_id
            WHERE NOT m.archived AND m.superseded_at IS NULL AND e.label NOT IN (SELECT unnest(?))
+             AND NOT (m.type = 'chat_turn' AND coalesce(ev.role, '') = 'assistant')  -- the user's words only
            GROUP BY e.name, e.label""",
         [list(NOT_INTERESTS)])
     entity_counts: dict[str, int] = {}
@@ -89,7 +91,7 @@ for tag in tags:
             st.markdown("\n".join(f"- {common.md_escape(line)}" for line in tag.evidence))
         else:
             st.caption("No evidence recorded.")
-        b1, b2, _ = st.columns([1, 1, 4])
+        b1, b2, _ = st.columns([1, 1, 8], gap="small")
         if tag.pinned:
             b1.button("Unpin", key=f"unpin_{tag.name}", on_click=choose, args=(tag.name,), kwargs={"pinned": False},
                       help="Let the evidence decide again.")
@@ -130,9 +132,9 @@ with right:
         frame = pd.DataFrame(top, columns=["interest", "mentions"])
         chart = alt.Chart(frame).mark_bar(color="#4c78a8").encode(
             x=alt.X("mentions:Q", title="mentions"),
-            y=alt.Y("interest:N", sort="-x", title=None, axis=alt.Axis(labelLimit=240)),
+            y=alt.Y("interest:N", sort="-x", title=None, axis=alt.Axis(labelLimit=240, labelOverlap=False)),
             tooltip=["interest", "mentions"])
-        st.altair_chart(chart.properties(height=max(120, 24 * len(frame))), width="stretch")
+        st.altair_chart(chart.properties(height=max(120, 26 * len(frame))), width="stretch")
         st.caption("How often people, projects, places, notes and #tags come up in your current memories.")
     else:
         st.caption("No interests yet: they come from the entities and #tags in your notes and chats.")

@@ -13,21 +13,31 @@ from memory.timeline import diff, valid_at
 from pages import common
 
 RESULTS = 30
+RESULTS_FOR_QUERY = 10  # recall ranks by relevance: the top few answer the question
+SHOWN = 8  # result cards shown before "more"
 CHART_ROWS = 60
 TYPE_ICONS = {"user_profile": "🙂", "session_state": "🧵", "tool_result": "🛠️", "fact_reference": "📄",
               "chat_turn": "💬"}
+
+
+def show_result(rec) -> None:
+    unit = rec.unit
+    with st.container(border=True):
+        state = "" if rec.valid else " · *history: no longer valid then*"
+        st.markdown(f"{TYPE_ICONS.get(unit.type, '•')} {common.md_escape(common.plain(unit.content))}")
+        st.caption(f"{unit.type} · {common.validity_label(rec)} · {common.source_label(rec)}{state}")
 
 
 def show_results(recs, empty: str) -> None:
     if not recs:
         st.info(empty)
         return
-    for rec in recs:
-        unit = rec.unit
-        with st.container(border=True):
-            state = "" if rec.valid else " · *history: no longer valid then*"
-            st.markdown(f"{TYPE_ICONS.get(unit.type, '•')} {common.md_escape(unit.content)}")
-            st.caption(f"{unit.type} · {common.validity_label(rec)} · {common.source_label(rec)}{state}")
+    for rec in recs[:SHOWN]:
+        show_result(rec)
+    if len(recs) > SHOWN:
+        with st.expander(f"{len(recs) - SHOWN} more"):
+            for rec in recs[SHOWN:]:
+                show_result(rec)
 
 
 def chart_units(eng, recs) -> list:
@@ -49,7 +59,7 @@ def timeline_chart(eng, units, as_of: datetime) -> alt.LayerChart:
         valid_then = (unit.valid_from <= as_of < end and unit.recorded_at <= as_of
                       and (unit.superseded_at is None or unit.superseded_at > as_of))
         rows.append({
-            "memory": f"m:{unit.id} {common.short(unit.content, 44)}", "content": unit.content,
+            "memory": f"m:{unit.id} {common.short(common.plain(unit.content), 34)}", "content": unit.content,
             "type": unit.type, "from": unit.valid_from, "until": end,
             "open": "open" if unit.valid_until is None and unit.superseded_at is None else "closed",
             "valid then": "yes" if valid_then else "no", "source": common.source_label(rec),
@@ -57,19 +67,19 @@ def timeline_chart(eng, units, as_of: datetime) -> alt.LayerChart:
     frame = pd.DataFrame(rows)
     for column in ("from", "until"):
         frame[column] = pd.to_datetime(frame[column], utc=True)
-    bars = alt.Chart(frame).mark_bar(cornerRadius=3).encode(
-        x=alt.X("from:T", title="valid (world time)"),
-        x2="until:T",
+    base = alt.Chart(frame).encode(
         y=alt.Y("memory:N", title=None, sort=alt.EncodingSortField("from", op="min"),
-                axis=alt.Axis(labelLimit=320)),
-        color=alt.Color("type:N", title="type"),
+                axis=alt.Axis(labelLimit=230, labelOverlap=False)),
+        color=alt.Color("type:N", title="type", legend=alt.Legend(orient="top", title=None)),
         opacity=alt.condition(alt.datum["valid then"] == "yes", alt.value(1.0), alt.value(0.35)),
         tooltip=["content", "type", alt.Tooltip("from:T", format="%Y-%m-%d"),
                  alt.Tooltip("until:T", format="%Y-%m-%d"), "open", "valid then", "source"],
     )
+    bars = base.mark_bar(cornerRadius=3).encode(x=alt.X("from:T", title="valid (world time)"), x2="until:T")
+    starts = base.mark_point(filled=True, size=40).encode(x="from:T")  # short intervals stay visible
     rule = alt.Chart(pd.DataFrame({"as of": [pd.Timestamp(as_of)]})).mark_rule(
         color="#e45756", strokeWidth=2).encode(x="as of:T", tooltip=[alt.Tooltip("as of:T", format="%Y-%m-%d")])
-    return (bars + rule).properties(height=max(140, 26 * len(frame)))
+    return (bars + starts + rule).properties(height=alt.Step(22))  # one row per memory, however many
 
 
 CHANGE_TITLES = {"added": "Added", "superseded": "Superseded", "expired": "Expired"}
@@ -84,7 +94,7 @@ def show_changes(changes) -> None:
                 st.caption(f"Nothing {kind} in this period.")
                 continue
             st.markdown("\n".join(
-                f"- {common.md_escape(common.short(rec.unit.content, 200))}  \n"
+                f"- {common.md_escape(common.short(common.plain(rec.unit.content), 200))}  \n"
                 f"  <small>{common.md_escape(rec.unit.type)} · {common.md_escape(common.validity_label(rec))} · "
                 f"{common.md_escape(common.source_label(rec))}</small>" for rec in items), unsafe_allow_html=True)
 
@@ -113,7 +123,7 @@ as_of = common.as_of_day(day)
 
 try:
     if query.strip():
-        recs = valid_at(eng, as_of, query=query.strip(), k=RESULTS)
+        recs = valid_at(eng, as_of, query=query.strip(), k=RESULTS_FOR_QUERY)
     else:
         recs = valid_at(eng, as_of, k=RESULTS)
     units = chart_units(eng, recs)

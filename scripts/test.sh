@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Install what the tests need, then run them. Used by the README and by CI.
+# Install what the tests need (Python packages; Debian's chromium for the browser tests), then run them.
+# Used by the README and by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi
 python -m pip install --quiet torch==2.13.0
 python -m pip install --quiet -r requirements-dev.txt
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1

@@ -80,7 +80,7 @@ def test_purge_forgets_expired_and_archived(page_env, archive_first):
     if archive_first:
         eng.set_archived(old)
     at = page("freshness.py").run()
-    assert "forget for good the 1 memory" in texts(at.markdown)
+    assert "(now 1 memory)" in texts(at.markdown)
     with pytest.raises(AppTestError, match="disabled"):
         at.button(key="fr_purge").click()
     at.checkbox(key="fr_purge_ok").check().run()
