@@ -83,7 +83,7 @@ class Engram:
         zero = np.zeros(self.embedder.dim, dtype=np.float32)
         for rows in self.store.iter_index_rows():
             for (memory_id, type_, valid_from, valid_until, recorded, superseded, archived,
-                 session_id, source_id, tokens, blob) in rows:
+                 session_id, source_id, tokens, blob, event_id) in rows:
                 vector = np.frombuffer(blob, dtype=np.float32) if blob and not self.embedder_mismatch else zero
                 if vector.shape[0] != self.embedder.dim:
                     vector = zero
@@ -93,7 +93,7 @@ class Engram:
                     valid_until=to_epoch(valid_until and ensure_utc(valid_until)),
                     recorded=to_epoch(recorded and ensure_utc(recorded), none_is=-np.inf),
                     superseded=to_epoch(superseded and ensure_utc(superseded)), archived=bool(archived),
-                    session_id=session_id, source_id=source_id,
+                    session_id=session_id, source_id=source_id, event_id=event_id,
                 )
         for memory_id, relevance in self.store.query("SELECT id, relevance FROM memories WHERE relevance <> 1.0"):
             index.set_relevance(memory_id, relevance)

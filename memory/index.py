@@ -84,6 +84,7 @@ class HybridIndex:
         self.alive = grow(getattr(self, "alive", None), (capacity,), bool, False)
         self.type_code = grow(getattr(self, "type_code", None), (capacity,), np.int8, -1)
         self.source = grow(getattr(self, "source", None), (capacity,), np.int64, -1)
+        self.event = grow(getattr(self, "event", None), (capacity,), np.int64, -1)
         self.doc_len = grow(getattr(self, "doc_len", None), (capacity,), np.float32, 0)
         self.relevance = grow(getattr(self, "relevance", None), (capacity,), np.float32, 1.0)
         self.sessions: list[str | None] = getattr(self, "sessions", [])
@@ -93,7 +94,7 @@ class HybridIndex:
     def add(self, *, memory_id: int, type_: str, tokens: list[str], vector: np.ndarray,
             valid_from: float, valid_until: float, recorded: float, superseded: float,
             archived: bool = False, session_id: str | None = None, source_id: int | None = None,
-            relevance: float = 1.0) -> None:
+            relevance: float = 1.0, event_id: int | None = None) -> None:
         with self._lock:
             if memory_id in self.row_of:
                 return
@@ -113,6 +114,7 @@ class HybridIndex:
             self.alive[row] = True
             self.type_code[row] = TYPE_CODES.get(type_, -1)
             self.source[row] = source_id if source_id is not None else -1
+            self.event[row] = event_id if event_id is not None else -1
             self.sessions.append(session_id)
             self.doc_len[row] = len(tokens)
             self.total_len += len(tokens)
@@ -129,7 +131,7 @@ class HybridIndex:
             valid_from=to_epoch(unit.valid_from, none_is=-np.inf), valid_until=to_epoch(unit.valid_until),
             recorded=to_epoch(unit.recorded_at, none_is=-np.inf), superseded=to_epoch(unit.superseded_at),
             archived=unit.archived, session_id=unit.session_id, source_id=unit.source_id,
-            relevance=unit.relevance,
+            relevance=unit.relevance, event_id=unit.event_id,
         )
 
     def set_times(self, memory_id: int, *, valid_until: float | None = None,
@@ -251,6 +253,13 @@ class HybridIndex:
             return 0.0
         hits = sum(1 for term in unique if term in self.postings and row in self.postings[term].arrays()[0])
         return hits / len(unique)
+
+    def turn_and_event(self, memory_id: int) -> tuple[bool, int]:
+        """(is a chat turn, event id or -1) of a row."""
+        row = self.row_of.get(memory_id)
+        if row is None:
+            return False, -1
+        return bool(self.type_code[row] == TYPE_CODES["chat_turn"]), int(self.event[row])
 
     def attrs(self, memory_id: int) -> tuple[float, float] | None:
         """(relevance, valid_from epoch) of a row."""

@@ -81,9 +81,8 @@ def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int =
 
     ranked = _rerank(eng, candidates, as_of)
     ranked = _graph_hop(eng, ranked, as_of, filters)
-    top = ranked[: max(k * 3, k + 10)]
+    top = _collapse_turns(eng, ranked)[:k]
     units = eng.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
-    top = _collapse_turns(top, units)[:k]
     results = [_recollection(eng, units[c.memory_id], c.score * SCORE_SCALE, c.why, valid=True)
                for c in top if c.memory_id in units]
     results = _insert_history(eng, results, history, units)
@@ -188,12 +187,11 @@ def _graph_hop(eng, ranked: list[Candidate], as_of: datetime, filters: Filters) 
     return sorted(ranked + added, key=lambda c: -c.score)
 
 
-def _collapse_turns(top: list[Candidate], units: dict[int, MemoryUnit]) -> list[Candidate]:
+def _collapse_turns(eng, ranked: list[Candidate]) -> list[Candidate]:
     """A chat turn and a memory distilled from it count once: the memory stays."""
-    distilled_events = {units[c.memory_id].event_id for c in top
-                        if c.memory_id in units and units[c.memory_id].type != CHAT_TURN}
-    return [c for c in top if c.memory_id in units
-            and not (units[c.memory_id].type == CHAT_TURN and units[c.memory_id].event_id in distilled_events)]
+    kinds = [eng.index.turn_and_event(c.memory_id) for c in ranked]
+    distilled = {event for is_turn, event in kinds if not is_turn and event >= 0}
+    return [c for c, (is_turn, event) in zip(ranked, kinds) if not (is_turn and event in distilled)]
 
 
 def _insert_history(eng, results: list[Recollection], history: list[MemoryUnit],

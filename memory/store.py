@@ -371,7 +371,7 @@ class Store:
         with self._lock:
             cursor = self.conn.execute(
                 """SELECT m.id, m.type, m.valid_from, m.valid_until, m.recorded_at, m.superseded_at,
-                          m.archived, m.session_id, m.source_id, m.tokens, e.vector
+                          m.archived, m.session_id, m.source_id, m.tokens, e.vector, m.event_id
                    FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id"""
             )
             while True:

@@ -5,6 +5,7 @@ written the same way: slots supersede, entities are linked, the index and graph 
 """
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -64,6 +65,7 @@ class MemoryWriter:
     def __init__(self, engram: "Engram") -> None:
         self.engram = engram
         self._recent_mentions: dict[str, deque] = {}
+        self.seconds: dict[str, float] = {"embed": 0.0, "store": 0.0}  # cumulative, for benchmarks
 
     # ---------------------------------------------------------------- messages
     def write_messages(self, messages: Iterable[ChatMessage],
@@ -148,7 +150,10 @@ class MemoryWriter:
                 closes: list[tuple[object, PendingUnit]], report: WriteReport,
                 inside: Callable[[object], None] | None = None) -> None:
         eng = self.engram
+        started = time.perf_counter()
         vectors = self._embed([p.index_text for p in pending])
+        embedded = time.perf_counter()
+        self.seconds["embed"] += embedded - started
         tokens = [" ".join(eng.tokenize(p.index_text) + p.context_tokens) for p in pending]
         store = eng.store
         store_closes: list[MemoryUnit] = []
@@ -188,6 +193,7 @@ class MemoryWriter:
             store.add_edges([(f"m:{new.unit.id}", f"m:{_unit(old).id}",
                               "supersedes", new.unit.valid_from, None) for old, new in closes])
         self._after_commit(pending, tokens, vectors, store_closes, closes, entity_links)
+        self.seconds["store"] += time.perf_counter() - embedded
         report.event_ids += [e.id for e in events]
         for p in pending:
             (report.turn_ids if p.unit.type == CHAT_TURN else report.memory_ids).append(p.unit.id)

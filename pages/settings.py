@@ -14,7 +14,7 @@ from memory import EngramError
 from memory.clock import ensure_utc
 from memory.llm import ChatModel, ModelStatus, model_matches, normalise_url
 from memory.privacy import RedactionSettings, settings_from_dict
-from memory.settings import Settings, settings_path
+from memory.settings import Settings, load_settings, settings_path
 from pages import common
 from vault_sync.scan import check_vault
 
@@ -33,10 +33,7 @@ REDACTION_LABELS = {
 # ----------------------------------------------------------- saved settings
 def _saved() -> Settings:
     """The settings file as saved, without environment overrides (so saving never bakes them in)."""
-    path = settings_path(common.home())
-    if not path.exists():
-        return Settings()
-    return Settings.model_validate_json(path.read_text(encoding="utf-8"))
+    return load_settings(common.home(), with_env=False)
 
 
 def _update(**changes) -> bool:

@@ -1,0 +1,128 @@
+"""Real-browser test support: a seeded Engram home, the app under `streamlit run`, Debian's chromium."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = ROOT / "test-output" / "browser"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-gpu",
+    "--disable-quic",
+]
+STARTUP_SECONDS = 90
+
+# Seeded with the CLI before the app opens the store (DuckDB lets one process write at a time).
+# Dates are relative to today so the "knowledge update" is always in the past.
+TODAY = date.today()
+AMERICANO_DAY = TODAY - timedelta(days=270)
+LATTE_DAY = TODAY - timedelta(days=120)
+BETWEEN_DAY = TODAY - timedelta(days=200)  # Americano valid, oat latte not yet
+SEED = [
+    ("I drink Americano", AMERICANO_DAY),
+    ("I switched to oat latte", LATTE_DAY),
+    ("My dentist is Dr. Okafor on Rua Augusta", TODAY - timedelta(days=300)),
+]
+LISBON_REPLY = "Your Lisbon flight is TP1351 on 12 May 2026"
+
+_MEMORY = re.compile(r"^\[m:(\d+)\][^\n]*\n((?:>[^\n]*\n?)*)", re.M)
+
+
+def answer(messages: list[dict]) -> str:
+    """The fake model's reply: the Lisbon flight with a citation when a recalled memory holds it,
+    else the first recalled memory quoted back with its id."""
+    last = messages[-1]["content"] if messages else ""
+    if last.startswith("Extract durable facts"):
+        return "[]"
+    prompt = "\n".join(m.get("content") or "" for m in messages)
+    recalled = [(int(i), " ".join(line.lstrip("> ") for line in body.splitlines()))
+                for i, body in _MEMORY.findall(prompt)]
+    for memory_id, text in recalled:
+        if "TP1351" in text:
+            return f"{LISBON_REPLY} [m:{memory_id}]. Have a good trip!"
+    if recalled:
+        memory_id, text = recalled[0]
+        return f"From what you told me: {text.strip()} [m:{memory_id}]."
+    return "I could not find that in your memories."
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def seed_home(home: Path, env: dict[str, str]) -> None:
+    """Write the knowledge update (and a memory to forget) with the CLI, one process at a time."""
+    for text, day in SEED:
+        subprocess.run([sys.executable, "-m", "memory", "remember", text, "--at", day.isoformat(),
+                        "--embedder", "hash"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+@contextmanager
+def streamlit_app(env: dict[str, str], log: Path) -> Iterator[str]:
+    """`streamlit run app.py` on a free port; yields its URL once /_stcore/health answers ok."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+               "--server.address", "127.0.0.1", "--server.headless", "true",
+               "--browser.gatherUsageStats", "false"]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + STARTUP_SECONDS
+            while not _healthy(url):
+                if process.poll() is not None:
+                    raise RuntimeError(f"streamlit exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not answer {url}/_stcore/health within "
+                                       f"{STARTUP_SECONDS} s:\n{log.read_text()[-3000:]}")
+                time.sleep(0.3)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=15)
+
+
+def chromium_path() -> str:
+    """Debian's chromium; a clear failure (not a skip) when it is missing."""
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if not path:
+        raise RuntimeError("chromium is not installed: the browser tests need Debian's chromium at "
+                           f"{CHROMIUM} (`apt-get install chromium`; scripts/test.sh does this)")
+    return path
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
