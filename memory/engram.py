@@ -21,7 +21,7 @@ from .graph import MemoryGraph
 from .index import HybridIndex
 from .privacy import Redactor
 from .model import CHAT_TURN, MemoryUnit, Provenance, RecallResult
-from .store import Store, db_time, dumps
+from .store import Store, bulk_insert, db_time, dumps
 from .temporal import RELEVANCE_USED, RELEVANCE_WRONG, adjust_relevance
 from .writer import MemoryWriter, WriteReport
 
@@ -395,8 +395,8 @@ class Engram:
         matrix = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dim), np.float32)
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM embeddings")
-            conn.executemany("INSERT INTO embeddings VALUES (?, ?)",
-                             [[memory_id, vec.tobytes()] for (memory_id, _), vec in zip(rows, matrix)])
+            bulk_insert(conn, "embeddings", ("memory_id", "vector"),
+                        [[memory_id, vec.tobytes()] for (memory_id, _), vec in zip(rows, matrix)])
             conn.execute("DELETE FROM meta WHERE key = 'embedder'")
             conn.execute("INSERT INTO meta VALUES ('embedder', ?)", [f"{self.embedder.name}|{self.embedder.dim}"])
         self.embedder_mismatch = None

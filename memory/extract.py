@@ -1070,13 +1070,17 @@ class Extractor:
         """Batch the slow NER step for texts about to be passed to `entities`."""
         prefetch_entities(texts)
 
-    def entities(self, text: str) -> list[ExtractedEntity]:
-        """Entities in text order; overlaps resolved as rules > known names > titles > NER."""
+    def entities(self, text: str, *, statistical: bool = True) -> list[ExtractedEntity]:
+        """Entities in text order; overlaps resolved as rules > known names > titles > NER.
+
+        `statistical=False` skips spaCy's NER model (the slow part) and keeps rules and known names.
+        """
         if not text or not text.strip():
             return []
         spans: list[_Span] = [*_rule_spans(text), *self._known.spans(text)]
         spans += [*_title_spans(text), *_context_person_spans(text)]
-        spans += _ner_spans(text)
+        if statistical:
+            spans += _ner_spans(text)
         return _qualify(text, _resolve(spans))
 
     def memories(self, text: str, role: str = "user") -> list[ExtractedMemory]:

@@ -16,7 +16,7 @@ import numpy as np
 from .chatlog import ChatMessage
 from .clock import to_epoch, utc_now
 from .model import CHAT_TURN, Event, ExtractedEntity, MemoryUnit
-from .store import db_time
+from .store import EVENT_COLUMNS, bulk_insert, db_time
 from .temporal import (
     CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, same_value,
     supersede,
@@ -164,12 +164,9 @@ class MemoryWriter:
             event_ids = store.next_ids("events", len(events))
             for event, event_id in zip(events, event_ids):
                 event.id = event_id
-            if events:
-                conn.executemany(
-                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [[e.id, e.kind, db_time(e.at), db_time(e.recorded_at), e.role, e.session_id, e.message_id,
-                      e.text, e.source_id] for e in events],
-                )
+            bulk_insert(conn, "events", EVENT_COLUMNS,
+                        [[e.id, e.kind, db_time(e.at), db_time(e.recorded_at), e.role, e.session_id, e.message_id,
+                          e.text, e.source_id] for e in events])
             for p, memory_id in zip(pending, store.next_ids("memories", len(pending))):
                 p.unit.id = memory_id
                 if p.event_index is not None:

@@ -55,7 +55,7 @@ def answer(messages: list[dict]) -> str:
                 for i, body in _MEMORY.findall(prompt)]
     for memory_id, text in recalled:
         if "TP1351" in text:
-            return f"{LISBON_REPLY} [m:{memory_id}]. Have a good trip!"
+            return f"{LISBON_REPLY} [m:{memory_id}]. It leaves Amsterdam at 06:55. Have a good trip!"
     if recalled:
         memory_id, text = recalled[0]
         return f"From what you told me: {text.strip()} [m:{memory_id}]."
@@ -90,7 +90,7 @@ def streamlit_app(env: dict[str, str], log: Path) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
                "--server.address", "127.0.0.1", "--server.headless", "true",
-               "--browser.gatherUsageStats", "false"]
+               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         try:
@@ -122,7 +122,17 @@ def chromium_path() -> str:
 
 
 def screenshot(page, name: str) -> Path:
+    """A full-page screenshot. Streamlit scrolls inside its main block, not the page, so the
+    viewport is first grown to the content's height (and restored afterwards)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    size = page.viewport_size
+    height = page.evaluate("""() => Math.max(...['stMain', 'stAppViewContainer', 'stSidebarContent'].map(
+        id => document.querySelector(`[data-testid="${id}"]`)?.scrollHeight || 0))""")
+    page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), 4000)})
+    try:
+        page.wait_for_timeout(500)  # let the iframes and charts re-fit
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)
     return path

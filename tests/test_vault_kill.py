@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 
 from vault_sync.parse import parse_note
-from vault_sync.sync import CHUNK_CHARS
+from vault_sync.sync import CHUNK_CHARS, note_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = 240
@@ -69,8 +69,7 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
         for path in vault.glob("*.md"):
             data = path.read_bytes()
             assert sources[path.name] == hashlib.sha256(data).hexdigest()
-            expected = [c.text.strip() for c in parse_note(path.name, data.decode(), max_chunk_chars=CHUNK_CHARS).chunks
-                        if c.text.strip()]
+            expected = [c.text for c in note_chunks(parse_note(path.name, data.decode(), max_chunk_chars=CHUNK_CHARS))]
             stored = [r[0] for r in conn.execute(
                 """SELECT m.content FROM memories m JOIN sources s ON s.id = m.source_id
                    WHERE s.ref = ? AND m.valid_until IS NULL ORDER BY m.line_start""", [path.name]).fetchall()]

@@ -53,7 +53,7 @@ def test_first_sync_indexes_and_second_does_nothing(eng, vault):
     indexer = VaultIndexer(eng, vault)
     first = indexer.sync_all()
     assert first.indexed == first.notes == len(list(vault.rglob("*.md")))
-    assert first.chunks > first.notes and first.attachments == 1
+    assert first.chunks >= first.notes and first.attachments == 1
     assert any("Broken YAML.md" in w for w in first.warnings)
     assert "Broken YAML.md" in valid_refs(eng, "body of a note with broken frontmatter")
     events_before = eng.store.count("events")

@@ -14,10 +14,10 @@ from typing import Callable, Iterable
 from memory.clock import ensure_utc, to_epoch, utc_now
 from memory.engram import Engram
 from memory.model import Event, ExtractedEntity, MemoryUnit, Source
-from memory.store import db_time, py_time
+from memory.store import bulk_insert, db_time, py_time
 from memory.writer import PendingUnit
 
-from .parse import ParsedNote, parse_note, resolve_link
+from .parse import Chunk, ParsedNote, parse_note, resolve_link
 from .scan import (
     MAX_NOTE_BYTES, NoteReadError, NoteText, VaultFile, check_vault, is_hidden_or_temp, read_note,
     scan_vault, stat_file,
@@ -25,6 +25,7 @@ from .scan import (
 
 MARKDOWN_NOISE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[.\][ \t]+)?|\d+[.)][ \t]+|>[ \t]*(?:\[![^\]\n]*\][ \t]*)?)", re.M)
 CHUNK_CHARS = 800  # all-MiniLM-L6-v2 reads 256 word pieces; ~800 characters fit
+NER_BULK_LIMIT = 200  # passes over more notes than this skip spaCy's statistical NER (see VaultIndexer)
 NOTE_TYPE = "fact_reference"
 
 
@@ -63,15 +64,37 @@ class SyncReport:
         return data
 
 
+def note_chunks(parsed: ParsedNote, limit: int = CHUNK_CHARS) -> list[Chunk]:
+    """The parser's heading chunks, with small neighbouring sections merged up to `limit` characters."""
+    out: list[Chunk] = []
+    for chunk in parsed.chunks:
+        text = chunk.text.strip()
+        if not text:
+            continue
+        if out and len(out[-1].text) + len(text) + 2 <= limit:
+            prev = out[-1]
+            out[-1] = Chunk(prev.heading_path, f"{prev.text}\n\n{text}", prev.line_start, chunk.line_end)
+        else:
+            out.append(Chunk(chunk.heading_path, text, chunk.line_start, chunk.line_end))
+    return out
+
+
 class VaultIndexer:
-    """Keeps the store in step with one vault folder. One writer: calls are serialised."""
+    """Keeps the store in step with one vault folder. One writer: calls are serialised.
+
+    spaCy's statistical NER costs ~10 ms per chunk, so by default (`ner=None`) it runs only in passes
+    over at most NER_BULK_LIMIT notes (edits, small vaults); bulk ingests keep rule entities, note
+    titles, aliases and tags, and notes gain NER entities when next edited.
+    """
 
     def __init__(self, eng: Engram, vault: str | Path, *, max_note_bytes: int = MAX_NOTE_BYTES,
-                 chunk_chars: int = CHUNK_CHARS) -> None:
+                 chunk_chars: int = CHUNK_CHARS, ner: bool | None = None) -> None:
         self.eng = eng
         self.vault = check_vault(vault)
         self.max_note_bytes = max_note_bytes
         self.chunk_chars = chunk_chars
+        self.ner = ner
+        self._ner_now = True
         self._lock = threading.Lock()
         self._known_loaded = False
 
@@ -123,6 +146,10 @@ class VaultIndexer:
     def _process(self, changed: list[VaultFile], missing: set[str], stored: dict[str, StoredNote],
                  report: SyncReport, progress) -> None:
         missing_by_hash = {stored[ref].fingerprint: ref for ref in missing if stored[ref].fingerprint}
+        self._ner_now = self.ner if self.ner is not None else len(changed) <= NER_BULK_LIMIT
+        if not self._ner_now:
+            report.warnings.append(f"statistical NER skipped for this bulk pass of {len(changed)} notes; "
+                                   "rule entities, titles, aliases and tags were extracted")
         titles_changed = bool(missing)
         for number, file in enumerate(changed, start=1):
             t0 = time.perf_counter()
@@ -202,17 +229,18 @@ class VaultIndexer:
         alias_entities = [ExtractedEntity(a, "NOTE") for a in parsed.aliases]
         pending: list[PendingUnit] = []
         kept: dict[int, tuple[int, int]] = {}
-        eng.extractor.prefetch("\n".join(extraction_lines[c.line_start - 1 : c.line_end]) for c in parsed.chunks)
-        for chunk in parsed.chunks:
-            text = chunk.text.strip()
-            if not text:
-                continue
+        chunks = note_chunks(parsed, self.chunk_chars)
+        if self._ner_now:
+            eng.extractor.prefetch("\n".join(extraction_lines[c.line_start - 1 : c.line_end]) for c in chunks)
+        for chunk in chunks:
+            text = chunk.text
             previous = open_chunks.pop(text, None)
             if previous is not None:
                 kept[previous] = (chunk.line_start, chunk.line_end)
                 continue
             mention_text = "\n".join(extraction_lines[chunk.line_start - 1 : chunk.line_end])
-            entities = [title_entity, *alias_entities, *eng.extractor.entities(mention_text)]
+            entities = [title_entity, *alias_entities,
+                        *eng.extractor.entities(mention_text, statistical=self._ner_now)]
             unit = MemoryUnit(content=text, type=NOTE_TYPE, valid_from=valid_from, recorded_at=written,
                               source_id=source_id, line_start=chunk.line_start, line_end=chunk.line_end)
             pending.append(PendingUnit(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities))
@@ -242,10 +270,9 @@ class VaultIndexer:
             for memory_id, (start, end) in kept.items():
                 conn.execute("UPDATE memories SET line_start = ?, line_end = ? WHERE id = ?", [start, end, memory_id])
             conn.execute("DELETE FROM note_links WHERE source_id = ?", [source_id])
-            if parsed.links:
-                conn.executemany("INSERT INTO note_links VALUES (?, ?, ?, ?, NULL)",
-                                 [[source_id, link.target, "embed" if link.embed else "link", link.line]
-                                  for link in parsed.links])
+            bulk_insert(conn, "note_links", ("source_id", "target", "kind", "line"),
+                        [[source_id, link.target, "embed" if link.embed else "link", link.line]
+                         for link in parsed.links])
             self._tag_edges(conn, source_id, parsed.tags, valid_from)
 
         before = dict(eng.writer.seconds)
@@ -383,7 +410,7 @@ class VaultIndexer:
             with store.transaction() as conn:
                 conn.execute("CREATE TEMP TABLE IF NOT EXISTS link_updates (rid BIGINT, resolved BIGINT)")
                 conn.execute("DELETE FROM link_updates")
-                conn.executemany("INSERT INTO link_updates VALUES (?, ?)", updates)
+                bulk_insert(conn, "link_updates", ("rid", "resolved"), [list(u) for u in updates])
                 conn.execute("UPDATE note_links SET resolved_id = u.resolved FROM link_updates u WHERE note_links.rowid = u.rid")
             graph = self.eng.graph_if_built()
             if graph is not None:

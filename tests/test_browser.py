@@ -1,0 +1,266 @@
+"""End to end in a real browser: `streamlit run app.py` against a fake Ollama, driven by Debian's chromium.
+
+One app process (seeded with a knowledge update and a memory to forget) serves the module; every test
+gets a fresh browser context, so a new Streamlit session. Screenshots go to test-output/browser/.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from tests.browser_support import (BETWEEN_DAY, CHROMIUM_ARGS, LISBON_REPLY, ROOT, SCREENSHOTS, TODAY, answer,
+                                   chromium_path, screenshot, seed_home, streamlit_app)
+from tests.fixtures.fake_ollama import FakeOllama
+
+TIMEOUT_MS = 30_000
+REPLY_TIMEOUT_MS = 60_000
+SAMPLE_NOTES = len(list((ROOT / "sample_vault").rglob("*.md")))
+
+# Records every text the newest assistant message shows, so a test can tell a streamed reply
+# (seen growing) from one that arrived whole.
+WATCH_REPLIES = """() => {
+    window.__replyTexts = [];
+    setInterval(() => {
+        const replies = [...document.querySelectorAll('[data-testid="stChatMessage"]')]
+            .filter(m => m.querySelector('[data-testid="stChatMessageAvatarAssistant"]'));
+        const last = replies.at(-1)?.querySelector('[data-testid="stChatMessageContent"]');
+        const text = last ? last.innerText.trim() : '';
+        if (window.__replyTexts.at(-1) !== text) window.__replyTexts.push(text);
+    }, 25);
+}"""
+
+
+@dataclass
+class App:
+    url: str
+    fake: FakeOllama
+    home: Path
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory) -> App:
+    home = tmp_path_factory.mktemp("browser") / "engram-home"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with FakeOllama(reply=answer, chunks=6, chunk_delay=0.3) as fake:
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("ENGRAM_VAULT", "OLLAMA_HOST", "ENGRAM_MODEL")}
+        env.update(ENGRAM_HOME=str(home), ENGRAM_EMBEDDER="hash", ENGRAM_OLLAMA_URL=fake.url, HF_HUB_OFFLINE="1")
+        seed_home(home, env)
+        with streamlit_app(env, SCREENSHOTS / "streamlit.log") as url:
+            yield App(url, fake, home)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Browser:
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Page:
+    """A fresh browser context: a new Streamlit session per test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    expect.set_options(timeout=TIMEOUT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------ helpers
+def settle(page: Page, quiet: float = 0.6, timeout: float = 60) -> None:
+    """Wait until Streamlit has stopped running the script for `quiet` seconds."""
+    app = page.get_by_test_id("stApp")
+    deadline, since = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        if app.get_attribute("data-test-script-state") == "notRunning":
+            since = since or time.monotonic()
+            if time.monotonic() - since >= quiet:
+                return
+        else:
+            since = None
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the Streamlit script was still running after {timeout} s on {page.url}")
+
+
+def open_page(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.get_by_test_id("stApp")).to_be_attached()
+    expect(page.get_by_test_id("stMainBlockContainer").get_by_role("heading").first).to_be_visible()
+    settle(page)
+
+
+def link_sample_vault(page: Page, url: str) -> None:
+    """Link the bundled vault on the settings page (a no-op when linked) and wait for its first sync."""
+    open_page(page, f"{url}/settings")
+    page.get_by_role("button", name="Use the sample vault").click()
+    expect(page.get_by_text(re.compile(rf"^Last sync: {SAMPLE_NOTES} notes"))).to_be_visible(timeout=90_000)
+    expect(page.get_by_test_id("stMetric").filter(has_text="Notes")).to_contain_text(str(SAMPLE_NOTES))
+    settle(page)
+
+
+def ask(page: Page, question: str) -> Locator:
+    """Send a chat message; the assistant's reply (its content) once the turn has finished."""
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(question)
+    box.press("Enter")
+    expect(page.get_by_test_id("stChatMessage").filter(has_text=question).last).to_be_visible()
+    reply = (page.get_by_test_id("stChatMessage")
+             .filter(has=page.get_by_test_id("stChatMessageAvatarAssistant")).last
+             .get_by_test_id("stChatMessageContent"))
+    expect(reply.get_by_text(re.compile(r"^Memories used \(\d+\)$"))).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    settle(page)
+    return reply
+
+
+def last_prompt(fake: FakeOllama) -> str:
+    """The latest answer prompt the app sent to the model (not a memory-extraction request)."""
+    prompts = [body["messages"] for body in fake.requests_to("/api/chat")
+               if body["messages"] and body["messages"][0]["role"] == "system"]
+    assert prompts, "the app sent no chat prompt to the fake Ollama"
+    return "\n".join(m["content"] for m in prompts[-1])
+
+
+def memories_used(reply: Locator) -> Locator:
+    """Open the reply's "Memories used" expander; its details."""
+    expander = reply.get_by_test_id("stExpander")
+    details = expander.get_by_test_id("stExpanderDetails")
+    if not details.is_visible():
+        expander.get_by_text(re.compile(r"^Memories used")).click()
+    expect(details).to_be_visible()
+    return details
+
+
+# -------------------------------------------------------------------- tests
+def test_link_sample_vault_and_ask(page: Page, app: App):
+    link_sample_vault(page, app.url)
+    open_page(page, app.url)
+    expect(page.get_by_text(re.compile("Indexing your vault|Scanning your vault"))).to_have_count(0)
+    expect(page.get_by_text("No language model is answering")).to_have_count(0)  # the fake Ollama is up
+
+    page.evaluate(WATCH_REPLIES)
+    reply = ask(page, "When is my Lisbon flight?")
+
+    expect(reply).to_contain_text(re.compile(rf"{LISBON_REPLY} \[m:\d+\]\. .* Have a good trip!"))
+    cited = int(re.search(r"\[m:(\d+)\]", reply.inner_text()).group(1))
+    final = answer([{"role": "system", "content": f"[m:{cited}] (fact_reference)\n> flight TP1351"}])
+    seen = page.evaluate("window.__replyTexts")
+    assert final in seen, f"the reply shown was not the model's ({final!r}; seen: {seen})"
+    partial = [t for t in seen if t and final.startswith(t) and t != final]
+    assert partial, f"the reply did not stream: no partial text was shown before {final!r} (seen: {seen})"
+    prompt = last_prompt(app.fake)
+    assert "When is my Lisbon flight?" in prompt and f"[m:{cited}]" in prompt
+
+    details = memories_used(reply)
+    expect(details).to_contain_text("Trips/Lisbon 2026.md")
+    expect(details).to_contain_text(f"m:{cited}")
+    expect(details.get_by_test_id("stMarkdownContainer").filter(has_text="TP1351").first).to_be_visible()
+    screenshot(page, "chat")
+
+
+def test_graph_page_renders(page: Page, app: App):
+    link_sample_vault(page, app.url)
+    open_page(page, f"{app.url}/graph")
+
+    summary = page.get_by_text(re.compile(r"^\d+ nodes, \d+ edges around"))
+    expect(summary).to_be_visible()
+    nodes, edges = map(int, re.match(r"(\d+) nodes, (\d+) edges", summary.inner_text()).groups())
+    assert nodes > 1 and edges > 0, summary.inner_text()
+
+    frame = page.frame_locator('iframe[title*="streamlit_cytoscape"]')
+    expect(frame.locator("#cy canvas").first).to_be_attached()
+    # Cytoscape.js registers its instance on the container element (the component keeps it off window).
+    graph = frame.locator("#cy")
+    expect(graph).to_be_visible()
+    drawn = {}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        drawn = graph.evaluate("""el => { const cy = el._cyreg && el._cyreg.cy; if (!cy) return {};
+            const box = cy.elements().renderedBoundingBox();
+            return {nodes: cy.nodes().length, edges: cy.edges().length, width: box.w, height: box.h,
+                    canvas: el.querySelector('canvas').width}; }""")
+        if drawn.get("nodes") == nodes and drawn.get("width", 0) > 50:
+            break
+        page.wait_for_timeout(250)
+    assert drawn.get("nodes") == nodes and drawn.get("edges") == edges, (drawn, nodes, edges)
+    assert drawn["width"] > 50 and drawn["height"] > 50 and drawn["canvas"] > 0, drawn
+    screenshot(page, "graph")
+
+
+def test_time_travel_slider_changes_results(page: Page, app: App):
+    open_page(page, f"{app.url}/time_travel")
+    about = page.get_by_label("About (optional)")
+    about.fill("drink")
+    about.press("Enter")
+    settle(page)
+
+    def results(day) -> Locator:
+        heading = page.get_by_role("heading", name=f"On {day:%d %b %Y}")
+        expect(heading).to_be_visible()
+        return page.get_by_test_id("stColumn").filter(has=heading)
+
+    now = results(TODAY)
+    expect(now).to_contain_text("User now drinks oat latte.")
+    expect(now).not_to_contain_text("Americano")
+
+    slider = page.get_by_role("slider", name="As of")
+    expect(slider).to_have_attribute("aria-valuetext", TODAY.isoformat())
+    slider.focus()
+    for _ in range((TODAY - BETWEEN_DAY).days):  # one day per key press
+        page.keyboard.press("ArrowLeft")
+    expect(slider).to_have_attribute("aria-valuetext", BETWEEN_DAY.isoformat())
+    then = results(BETWEEN_DAY)
+    expect(then).to_contain_text("User drinks Americano.")
+    expect(then).not_to_contain_text("oat latte")
+    settle(page)
+    screenshot(page, "time_travel")
+
+    slider.focus()
+    page.keyboard.press("End")
+    expect(results(TODAY)).to_contain_text("User now drinks oat latte.")
+
+
+def test_forget_memory_is_gone_from_recall(page: Page, app: App):
+    open_page(page, app.url)
+    reply = ask(page, "Who is my dentist?")
+    expect(reply).to_contain_text("Dr. Okafor")
+    details = memories_used(reply)
+    found = re.search(r"m:(\d+) · user_profile · score [\d.]+\s+User's dentist is Dr\. Okafor on Rua Augusta",
+                      details.inner_text())
+    assert found, details.inner_text()
+    memory_id = int(found.group(1))
+
+    page.locator(f".st-key-chat_forget_{memory_id} button").click()
+    expect(page.get_by_text(f"Forget m:{memory_id} for good?")).to_be_visible()
+    page.get_by_role("button", name="Yes, forget it").click()
+    expect(page.get_by_text(f"Forgotten m:{memory_id} for good.").first).to_be_visible()
+    settle(page)
+    expect(page.locator(f".st-key-chat_forget_{memory_id}")).to_have_count(0)
+    screenshot(page, "forget")
+
+    page.get_by_role("button", name="New session").click()
+    settle(page)
+    again = memories_used(ask(page, "Who is my dentist?"))
+    expect(again).not_to_contain_text(f"m:{memory_id} ·")
+    expect(again).not_to_contain_text("User's dentist is Dr. Okafor")
+    prompt = last_prompt(app.fake)
+    assert "Who is my dentist?" in prompt and f"[m:{memory_id}]" not in prompt
+
+    open_page(page, f"{app.url}/memories")
+    search = page.get_by_label("Search")
+    search.fill(f"m:{memory_id}")
+    search.press("Enter")
+    settle(page)
+    expect(page.get_by_text("No memory matches these filters.")).to_be_visible()
