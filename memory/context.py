@@ -436,10 +436,12 @@ class _Candidate:
 
 def _sentence_score(sentence: str) -> float:
     """Signal weights (ids, amounts, dates, decisions, names, numbers); small talk scores 0."""
+    words = len(tokenize_for_search(sentence))
+    if words < 2:  # a fragment such as "(turn 32)" carries nothing worth keeping
+        return 0.0
     score = sum(weight for weight, pattern in _SIGNALS if pattern.search(sentence))
     if score:
         return score
-    words = len(tokenize_for_search(sentence))
     return CONTENT_WORD_WEIGHT * min(words, 10) if words >= MIN_CONTENT_WORDS else 0.0
 
 

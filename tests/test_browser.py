@@ -259,7 +259,7 @@ def test_forget_memory_is_gone_from_recall(page: Page, app: App):
     assert "Who is my dentist?" in prompt and f"[m:{memory_id}]" not in prompt
 
     open_page(page, f"{app.url}/memories")
-    search = page.get_by_label("Search")
+    search = page.get_by_role("textbox", name="Search")
     search.fill(f"m:{memory_id}")
     search.press("Enter")
     settle(page)
