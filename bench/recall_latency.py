@@ -24,7 +24,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory import Engram, MemoryUnit  # noqa: E402
-from memory.clock import to_epoch  # noqa: E402
 from memory.embed import make_embedder, normalise_rows  # noqa: E402
 
 START = datetime(2024, 1, 1, tzinfo=timezone.utc)

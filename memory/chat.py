@@ -18,7 +18,7 @@ from .context import (
 )
 from .errors import ModelUnavailableError
 from .extract import compress
-from .model import CHAT_TURN, MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
+from .model import MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
 from .profile import compile_prefix, derive_tags, features_for_turn
 from .store import db_time
 from .writer import PendingUnit

@@ -15,7 +15,7 @@ from . import recall as recall_module
 from .chatlog import ChatMessage, check_message, read_jsonl
 from .clock import ensure_utc, iso, to_epoch, utc_now
 from .embed import Embedder, make_embedder
-from .errors import BadInputError, EmbedderMismatchError, NotFoundError
+from .errors import BadInputError, EmbedderMismatchError
 from .extract import Extractor, tokenize_for_search
 from .graph import MemoryGraph
 from .index import HybridIndex

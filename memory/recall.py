@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .clock import ensure_utc, from_epoch, to_epoch, utc_now
-from .graph import entity_node, memory_node
+from .graph import memory_node
 from .index import Filters
-from .model import CHAT_TURN, MemoryUnit, Provenance, RecallResult, Recollection
+from .model import MemoryUnit, RecallResult, Recollection
 from .temporal import recency_weight, valid_at
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from memory import EngramError
 from memory.clock import ensure_utc
 from memory.llm import ChatModel, ModelStatus, model_matches, normalise_url
 from memory.privacy import RedactionSettings, settings_from_dict
-from memory.settings import Settings, load_settings, settings_path
+from memory.settings import Settings, load_settings
 from pages import common
 from vault_sync.scan import check_vault
 

@@ -33,7 +33,7 @@ STARTUP_SECONDS = 90
 TODAY = date.today()
 AMERICANO_DAY = TODAY - timedelta(days=270)
 LATTE_DAY = TODAY - timedelta(days=120)
-BETWEEN_DAY = TODAY - timedelta(days=200)  # Americano valid, oat latte not yet
+BETWEEN_DAY = TODAY - timedelta(days=195)  # Americano valid, oat latte not yet
 SEED = [
     ("I drink Americano", AMERICANO_DAY),
     ("I switched to oat latte", LATTE_DAY),
@@ -46,7 +46,7 @@ _MEMORY = re.compile(r"^\[m:(\d+)\][^\n]*\n((?:>[^\n]*\n?)*)", re.M)
 
 def answer(messages: list[dict]) -> str:
     """The fake model's reply: the Lisbon flight with a citation when a recalled memory holds it,
-    else the first recalled memory quoted back with its id."""
+    else a citation of the first recalled memory."""
     last = messages[-1]["content"] if messages else ""
     if last.startswith("Extract durable facts"):
         return "[]"
@@ -56,9 +56,8 @@ def answer(messages: list[dict]) -> str:
     for memory_id, text in recalled:
         if "TP1351" in text:
             return f"{LISBON_REPLY} [m:{memory_id}]. It leaves Amsterdam at 06:55. Have a good trip!"
-    if recalled:
-        memory_id, text = recalled[0]
-        return f"From what you told me: {text.strip()} [m:{memory_id}]."
+    if recalled:  # cite without quoting: the stored reply must not repeat a memory a test forgets
+        return f"You told me about that before [m:{recalled[0][0]}]. Ask me for the details."
     return "I could not find that in your memories."
 
 

@@ -230,7 +230,7 @@ def test_redaction_of_summary_and_recalled_text() -> None:
     summary = message_with(prompt, "## Conversation summary")
     recalled = message_with(prompt, "## Recalled memories")
     assert "[REDACTED:api_key]" in summary and "[REDACTED:bank_card]" in summary
-    assert f"> Deploy with [REDACTED:api_key]; the team card is [REDACTED:bank_card]." in recalled
+    assert "> Deploy with [REDACTED:api_key]; the team card is [REDACTED:bank_card]." in recalled
 
 
 def test_tool_turns_belong_in_the_execution_channel() -> None:

@@ -10,7 +10,7 @@ def seed(text: str = "I drink an oat latte every morning.") -> int:
     from pages import common
 
     eng = common.engram()
-    report = eng.remember(text, session_id="seed")
+    eng.remember(text, session_id="seed")
     return eng.recall("oat latte").results[0].unit.id
 
 

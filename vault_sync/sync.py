@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 
 from memory.clock import ensure_utc, to_epoch, utc_now
 from memory.engram import Engram
-from memory.model import Event, ExtractedEntity, MemoryUnit, Source
+from memory.model import Event, ExtractedEntity, MemoryUnit
 from memory.store import bulk_insert, db_time, py_time
 from memory.writer import PendingUnit
 
