@@ -31,6 +31,8 @@ from watchdog.observers.polling import PollingObserverVFS
 from memory.clock import utc_now
 from memory.errors import BadInputError
 
+from .scan import check_vault
+
 log = logging.getLogger(__name__)
 
 NOTE_SUFFIX = ".md"
@@ -127,7 +129,7 @@ class VaultWatcher:
         poll_interval_s: float = 2.0,
         observer_factory: ObserverFactory | None = None,
     ) -> None:
-        self.vault = _checked_vault(vault)
+        self.vault = check_vault(vault)
         self._root = str(self.vault)
         self._on_changes = on_changes
         self._on_rescan = on_rescan
@@ -159,7 +161,7 @@ class VaultWatcher:
         with self._lifecycle:
             if self._worker is not None:
                 return
-            _checked_vault(self.vault)
+            check_vault(self.vault)
             with self._cond:
                 self._stopping = False
                 self._known = set()  # events arriving during the walk below add to it too
@@ -420,16 +422,6 @@ class VaultWatcher:
         log.warning("%s", text)
         with self._cond:
             self._errors.append(text)
-
-
-def _checked_vault(vault: Path | str) -> Path:
-    """The resolved vault folder, or BadInputError naming the path."""
-    path = Path(vault).expanduser()
-    if not path.exists():
-        raise BadInputError(f"vault folder {str(path)!r} does not exist")
-    if not path.is_dir():
-        raise BadInputError(f"vault path {str(path)!r} is not a folder")
-    return path.resolve()
 
 
 def _stop_observer(observer: BaseObserver) -> None:
