@@ -29,7 +29,6 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserverVFS
 
 from memory.clock import utc_now
-from memory.errors import BadInputError
 
 from .scan import check_vault
 
