@@ -146,7 +146,7 @@ def test_missing_and_empty_vaults(eng, tmp_path):
 def test_odd_files_are_named_and_the_rest_indexed(eng, vault, tmp_path):
     (vault / "binary.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
     (vault / "latin1.md").write_bytes("# Café notes\n\nThe café on the corner serves crème brûlée.\n".encode("latin-1"))
-    (vault / "huge.md").write_bytes(b"# Huge\n\n" + b"word " * (11 * 1024 * 1024))
+    (vault / "huge.md").write_bytes(b"# Huge\n\n" + b"word " * (10 * 1024 * 1024))  # 50 MB
     (vault / "bomb.md").write_text(
         "---\na: &a [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
         "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
@@ -184,3 +184,12 @@ def test_watcher_batch_for_vanished_path_marks_deleted(eng, vault):
     (vault / "Home.md").unlink()
     report = indexer.sync_paths({"Home.md", "does/not/exist.md", ".obsidian/workspace.json"})
     assert report.deleted == 1 and not report.skipped
+
+
+def test_unreadable_note_is_named(vault, tmp_path):
+    """As root nothing is permission-denied, so a note replaced by a folder stands in for an unreadable one."""
+    file = stat_file(vault, "Home.md")
+    (vault / "Home.md").unlink()
+    (vault / "Home.md").mkdir()
+    with pytest.raises(NoteReadError, match="Home.md: cannot be read"):
+        read_note(file)
