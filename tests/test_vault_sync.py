@@ -193,3 +193,18 @@ def test_unreadable_note_is_named(vault, tmp_path):
     (vault / "Home.md").mkdir()
     with pytest.raises(NoteReadError, match="Home.md: cannot be read"):
         read_note(file)
+
+
+def test_repeated_sections_survive_edits_without_duplicates(eng, vault):
+    note = vault / "Repeats.md"
+    repeated = "## Notes\n\n" + "Same words here. " * 30 + "\n\n"  # two identical ~530-character sections
+    write(note, repeated + "## Body\n\n" + "x " * 200 + "\n\n" + repeated)
+    indexer = VaultIndexer(eng, vault, chunk_chars=600)
+    indexer.sync_all()
+    write(note, repeated + "## Body\n\n" + "y " * 200 + "\n\n" + repeated)
+    indexer.sync_paths({"Repeats.md"})
+    rows = [r[0] for r in eng.store.query(
+        """SELECT m.content FROM memories m JOIN sources s ON s.id = m.source_id
+           WHERE s.ref = 'Repeats.md' AND m.valid_until IS NULL ORDER BY m.line_start""")]
+    assert rows.count(repeated.strip()) == 2
+    assert len(rows) == 3 and "y y" in rows[1]

@@ -234,9 +234,9 @@ class VaultIndexer:
             eng.extractor.prefetch("\n".join(extraction_lines[c.line_start - 1 : c.line_end]) for c in chunks)
         for chunk in chunks:
             text = chunk.text
-            previous = open_chunks.pop(text, None)
-            if previous is not None:
-                kept[previous] = (chunk.line_start, chunk.line_end)
+            same_text = open_chunks.get(text)
+            if same_text:
+                kept[same_text.pop()] = (chunk.line_start, chunk.line_end)
                 continue
             mention_text = "\n".join(extraction_lines[chunk.line_start - 1 : chunk.line_end])
             entities = [title_entity, *alias_entities,
@@ -245,7 +245,7 @@ class VaultIndexer:
                               source_id=source_id, line_start=chunk.line_start, line_end=chunk.line_end)
             pending.append(PendingUnit(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities))
         report.timings["extract"] += time.perf_counter() - t0
-        closed = list(open_chunks.values())  # chunks whose text is gone from the note
+        closed = [memory_id for ids in open_chunks.values() for memory_id in ids]  # text gone from the note
         event = Event(kind="note_edited" if current and not current.deleted else "note_created",
                       at=written, text=file.rel_path, source_id=source_id, recorded_at=now)
         meta = json.dumps({"aliases": parsed.aliases, "tags": parsed.tags}, ensure_ascii=False)
@@ -284,12 +284,17 @@ class VaultIndexer:
         report.links += len(parsed.links)
         self._after_note(source_id, file, parsed, closed, written)
 
-    def _open_chunks(self, source_id: int) -> dict[str, int]:
+    def _open_chunks(self, source_id: int) -> dict[str, list[int]]:
+        """The note's current chunks by text (a note may repeat a section word for word)."""
         rows = self.eng.store.query(
-            "SELECT content, id FROM memories WHERE source_id = ? AND valid_until IS NULL AND superseded_at IS NULL",
+            """SELECT content, id FROM memories WHERE source_id = ? AND valid_until IS NULL
+                 AND superseded_at IS NULL ORDER BY id DESC""",
             [source_id],
         )
-        return {content: memory_id for content, memory_id in rows}
+        found: dict[str, list[int]] = defaultdict(list)
+        for content, memory_id in rows:
+            found[content].append(memory_id)
+        return found
 
     def _tag_edges(self, conn, source_id: int, tags: list[str], valid_from: datetime) -> None:
         conn.execute("UPDATE edges SET valid_until = ? WHERE src = ? AND kind = 'tagged' AND valid_until IS NULL",
