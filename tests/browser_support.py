@@ -11,7 +11,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ STARTUP_SECONDS = 90
 
 # Seeded with the CLI before the app opens the store (DuckDB lets one process write at a time).
 # Dates are relative to today so the "knowledge update" is always in the past.
-TODAY = date.today()
+TODAY = datetime.now(UTC).date()  # the app's days are UTC days
 AMERICANO_DAY = TODAY - timedelta(days=270)
 LATTE_DAY = TODAY - timedelta(days=120)
 BETWEEN_DAY = TODAY - timedelta(days=195)  # Americano valid, oat latte not yet
@@ -41,7 +41,7 @@ SEED = [
 ]
 LISBON_REPLY = "Your Lisbon flight is TP1351 on 12 May 2026"
 
-_MEMORY = re.compile(r"^\[m:(\d+)\][^\n]*\n((?:>[^\n]*\n?)*)", re.M)
+_MEMORY = re.compile(r"^\[m:(\d+)\][^\n]*\n((?:>[^\n]*\n?)*)", re.MULTILINE)
 
 
 def answer(messages: list[dict]) -> str:
@@ -70,8 +70,11 @@ def free_port() -> int:
 def seed_home(home: Path, env: dict[str, str]) -> None:
     """Write the knowledge update (and a memory to forget) with the CLI, one process at a time."""
     for text, day in SEED:
-        subprocess.run([sys.executable, "-m", "memory", "remember", text, "--at", day.isoformat(),
-                        "--embedder", "hash"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "memory", "remember", text, "--at", day.isoformat(),
+                               "--embedder", "hash"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                               check=False)
+        if done.returncode:
+            raise RuntimeError(f"seeding {text!r} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
 
 def _healthy(url: str) -> bool:
@@ -122,15 +125,24 @@ def chromium_path() -> str:
 
 def screenshot(page, name: str) -> Path:
     """A full-page screenshot. Streamlit scrolls inside its main block, not the page, so the
-    viewport is first grown to the content's height (and restored afterwards)."""
+    viewport is grown to the content's height first (and restored afterwards)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     size = page.viewport_size
-    height = page.evaluate("""() => Math.max(...['stMain', 'stAppViewContainer', 'stSidebarContent'].map(
-        id => document.querySelector(`[data-testid="${id}"]`)?.scrollHeight || 0))""")
-    page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), 4000)})
     try:
-        page.wait_for_timeout(500)  # let the iframes and charts re-fit
+        height, last = size["height"], None
+        for _ in range(20):  # wait for expanders and charts to finish growing, then fit them
+            needed = min(page.evaluate("""() => Math.max(0, ...[...document.querySelectorAll(
+                '.stMain, [data-testid="stSidebarContent"]')].map(e => e.scrollHeight))"""), 5000)
+            if needed == last and needed <= height:
+                break
+            if needed > height:
+                height = needed
+                page.set_viewport_size({"width": size["width"], "height": height})
+            last = needed
+            page.wait_for_timeout(300)
+        page.evaluate("""() => document.querySelectorAll('.stMain').forEach(e => { e.scrollTop = 0; })""")
+        page.wait_for_timeout(300)
         page.screenshot(path=str(path), full_page=True)
     finally:
         page.set_viewport_size(size)
