@@ -208,3 +208,11 @@ def test_repeated_sections_survive_edits_without_duplicates(eng, vault):
            WHERE s.ref = 'Repeats.md' AND m.valid_until IS NULL ORDER BY m.line_start""")]
     assert rows.count(repeated.strip()) == 2
     assert len(rows) == 3 and "y y" in rows[1]
+
+
+def test_embeds_resolve_to_attachments_on_first_sync(eng, vault):
+    VaultIndexer(eng, vault).sync_all()
+    rows = eng.store.query(
+        """SELECT s.ref FROM note_links l JOIN sources s ON s.id = l.resolved_id
+           WHERE l.kind = 'embed' AND l.target ILIKE '%pixel.png%'""")
+    assert rows and rows[0][0] == "Images/pixel.png"

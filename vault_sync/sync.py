@@ -110,8 +110,8 @@ class VaultIndexer:
             report.unchanged = len(scan.notes) - len(changed)
             missing = {ref for ref, s in stored.items() if not s.deleted and ref not in scan.notes}
             self._teach_titles(scan.notes)
+            self._record_attachments(scan.attachments, report, full=True)  # first: embeds resolve to them
             self._process(changed, missing, stored, report, progress)
-            self._record_attachments(scan.attachments, report, full=True)
             report.seconds = time.perf_counter() - started
             self.eng.store.set_meta("vault_last_sync", utc_now().isoformat())
             return report
@@ -136,8 +136,8 @@ class VaultIndexer:
                     attachments[rel] = found
             report.notes = len(changed)
             self._teach_titles({f.rel_path: f for f in changed})
-            self._process(changed, missing, stored, report, None)
             self._record_attachments(attachments, report, full=False)
+            self._process(changed, missing, stored, report, None)
             report.seconds = time.perf_counter() - started
             self.eng.store.set_meta("vault_last_sync", utc_now().isoformat())
             return report

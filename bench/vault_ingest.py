@@ -1,6 +1,6 @@
 """Vault sync benchmarks: full ingest, unchanged re-ingest, edit → recallable, wikilink edges.
 
-    python bench/vault_sync.py ../shared/vaults [--embedder local] [--edits 30]
+    python bench/vault_ingest.py ../shared/vaults [--embedder local] [--edits 30]
 
 Uses <vaults>/obsidian-hub (6,571 notes) for ingest and edit latency, and <vaults>/obsidian-help-en
 for wikilink resolution. The vaults are copied to a scratch folder first (they are read-only and
