@@ -76,7 +76,7 @@ def how_to_start_ollama(model: str = DEFAULT_MODEL) -> str:
         "To chat with a local model:\n"
         "  1. Install Ollama: https://ollama.com/download\n"
         "  2. Start the server: ollama serve\n"
-        f"  3. Pull the model: ollama pull {model}\n"
+        f"  3. Pull the model: ollama pull {model}\n\n"
         "Or point Engram at a running server: set ENGRAM_OLLAMA_URL (e.g. http://127.0.0.1:11434)."
     )
 

@@ -301,7 +301,7 @@ class VaultIndexer:
                      [db_time(utc_now()), f"s:{source_id}"])
         if not tags:
             return
-        tag_ids = self.eng.store.entity_ids([(f"#{t}", "TAG", None) for t in tags], at=valid_from)
+        tag_ids = self.eng.store.entity_ids([(t, "TAG", None) for t in tags], at=valid_from)
         self.eng.store.add_edges([(f"s:{source_id}", f"e:{i}", "tagged", valid_from, None) for i in tag_ids])
 
     def _after_note(self, source_id: int, file: VaultFile, parsed: ParsedNote, closed: list[int],
