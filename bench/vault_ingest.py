@@ -65,11 +65,7 @@ def edit_latency(vault: Path, home: Path, embedder, edits: int) -> dict:
     sync.start()
     watched, direct = [], []
     for n in range(edits):
-        note = rng.choice(notes)
-        rel = note.relative_to(vault).as_posix()
-        word = f"zqedit{n}w{rng.randrange(10**6)}"
-        with note.open("a", encoding="utf-8") as handle:
-            handle.write(f"\n\nBenchmark edit: {word} marks this note.\n")
+        rel, word = _append_word(vault, rng.choice(notes), f"zqedit{n}w{rng.randrange(10**6)}")
         started = time.perf_counter()
         while not _found(eng, word, rel):
             if time.perf_counter() - started > 30:
@@ -80,17 +76,20 @@ def edit_latency(vault: Path, home: Path, embedder, edits: int) -> dict:
     sync.stop()
     indexer = VaultIndexer(eng, vault)
     for n in range(edits):
-        note = rng.choice(notes)
-        rel = note.relative_to(vault).as_posix()
-        word = f"zqdirect{n}w{rng.randrange(10**6)}"
-        with note.open("a", encoding="utf-8") as handle:
-            handle.write(f"\n\nBenchmark edit: {word} marks this note.\n")
+        rel, word = _append_word(vault, rng.choice(notes), f"zqdirect{n}w{rng.randrange(10**6)}")
         started = time.perf_counter()
         indexer.sync_paths({rel})
         assert _found(eng, word, rel)
         direct.append(time.perf_counter() - started)
     eng.close()
     return {"watched": watched, "direct": direct}
+
+
+def _append_word(vault: Path, note: Path, word: str) -> tuple[str, str]:
+    """Append a sentence carrying a unique word to a note: (vault-relative path, word)."""
+    with note.open("a", encoding="utf-8") as handle:
+        handle.write(f"\n\nBenchmark edit: {word} marks this note.\n")
+    return note.relative_to(vault).as_posix(), word
 
 
 def _found(eng: Engram, word: str, rel: str) -> bool:
