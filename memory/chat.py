@@ -19,7 +19,7 @@ from .context import (
 from .errors import ModelUnavailableError
 from .extract import compress
 from .model import MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
-from .profile import compile_prefix, derive_tags, features_for_turn
+from .profile import WINDOW_TURNS, compile_prefix, derive_tags, features_for_turn
 from .store import db_time
 from .writer import PendingUnit
 
@@ -156,10 +156,12 @@ class Chat:
         return derive_tags(self.turn_features(), pins=pins, removed=removed)
 
     def turn_features(self):
+        """Behaviour features of the recent user turns (tags read the last WINDOW_TURNS; the rest is context)."""
         rows = self.eng.store.query(
             """SELECT text, occurred_at, session_id FROM events WHERE kind = 'chat_turn' AND role = 'user'
-               ORDER BY occurred_at, id"""
-        )
+               ORDER BY occurred_at DESC, id DESC LIMIT ?""",
+            [2 * WINDOW_TURNS],
+        )[::-1]
         features, by_session, seen_sessions = [], {}, []
         for text, at, session in rows:
             previous = by_session.setdefault(session, [])
@@ -230,10 +232,9 @@ class Chat:
         for memory_id in outcome.cited:
             eng.feedback(memory_id, used=True)
         latency = eng.latencies_ms[-1] if eng.latencies_ms else 0.0
-        with eng.store.transaction() as conn:
-            conn.execute("INSERT INTO recall_log VALUES (?, ?, ?, ?, ?, ?)",
-                         [db_time(utc_now()), outcome.session_id, returned, outcome.cited, latency,
-                          bool(outcome.recall and outcome.recall.confident)])
+        eng.store.log_recall(returned=returned, used=outcome.cited, latency_ms=latency,
+                             confident=bool(outcome.recall and outcome.recall.confident),
+                             session_id=outcome.session_id)
         if self.model is not None and not outcome.offline and self.llm_extraction:
             self._llm_extract(outcome)
 

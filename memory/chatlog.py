@@ -22,9 +22,6 @@ class ChatMessage:
     message_id: str | None = None
     speaker: str | None = None
 
-    def indexed_text(self) -> str:
-        return f"{self.speaker}: {self.content}" if self.speaker else self.content
-
 
 def check_message(msg: ChatMessage, *, where: str) -> ChatMessage:
     if not isinstance(msg.content, str) or not msg.content.strip():

@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from . import recall as recall_module
-from .chatlog import ChatMessage, check_message, read_jsonl
+from .chatlog import ChatMessage, check_message
 from .clock import ensure_utc, iso, to_epoch, utc_now
 from .embed import Embedder, make_embedder
 from .errors import BadInputError, EmbedderMismatchError
@@ -180,10 +180,6 @@ class Engram:
         self._attributes = None
         return report
 
-    def import_chat(self, path: str | Path, progress: Callable[[int], None] | None = None) -> WriteReport:
-        """Import a JSONL chat file: every line is validated before anything is stored."""
-        return self.import_messages(read_jsonl(path), progress=progress)
-
     # --------------------------------------------------------------------- read
     def recall(self, query: str, *, as_of: datetime | None = None, k: int = 10, **filters) -> RecallResult:
         return recall_module.recall(self, query, as_of=as_of, k=k, **filters)
@@ -283,21 +279,8 @@ class Engram:
             self._graph.close_memory(memory_id, valid_until=valid_until)
 
     def write_slot_unit(self, unit: MemoryUnit) -> int:
-        """Store one slotted unit; the slot's current holder is superseded by it."""
-        from .temporal import supersede
-        from .writer import PendingUnit
-
-        holders = self.store.open_slot_holders(unit.subject, unit.attribute)
-        report = self.writer.write_units([PendingUnit(unit, unit.content, [])])
-        for old in holders:
-            closed = supersede(old, unit)
-            self.store.update_memory(old.id, valid_until=closed.valid_until, superseded_at=closed.superseded_at,
-                                     superseded_by=unit.id)
-            self.index.set_times(old.id, valid_until=to_epoch(closed.valid_until),
-                                 superseded=to_epoch(closed.superseded_at))
-            if self._graph is not None:
-                self._graph.close_memory(old.id, valid_until=closed.valid_until,
-                                         superseded_at=closed.superseded_at)
+        """Store one slotted unit; the slot's current holder is superseded in the same transaction."""
+        report = self.writer.write_superseding(unit)
         self._attributes = None
         return report.memory_ids[0]
 

@@ -190,15 +190,6 @@ class HybridIndex:
             keep &= np.fromiter((s == filters.session_id for s in self.sessions[:n]), bool, n)
         return keep
 
-    def is_valid(self, memory_id: int, as_of: float) -> bool:
-        row = self.row_of.get(memory_id)
-        if row is None:
-            return False
-        return bool(
-            self.recorded[row] <= as_of and self.valid_from[row] <= as_of
-            and self.valid_until[row] > as_of and self.superseded[row] > as_of
-        )
-
     def bm25(self, terms: list[str], keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """Top rows by BM25 among `keep`, as (memory_id, score)."""
         with self._lock:

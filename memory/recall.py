@@ -61,7 +61,7 @@ def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int =
     terms = eng.tokenize(query)
     candidates: dict[int, Candidate] = {}
 
-    history = _rule_slots(eng, query, terms, as_of, keep, candidates)
+    history = _rule_slots(eng, query, terms, as_of, candidates)
     _rule_ids(eng, terms, keep, candidates)
     _rule_names(eng, query, as_of, candidates)
     query_vector = eng.embedder.embed([query])[0]
@@ -92,7 +92,7 @@ def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int =
 
 
 # ------------------------------------------------------------------ stage 1: rules
-def _rule_slots(eng, query, terms, as_of, keep, candidates) -> list[MemoryUnit]:
+def _rule_slots(eng, query, terms, as_of, candidates) -> list[MemoryUnit]:
     """Slot questions ("what coffee do I drink") pull the slot's holder; old values become history."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):

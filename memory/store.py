@@ -264,16 +264,6 @@ class Store:
         return {row["id"]: source_from_row(row) for row in rows}
 
     # ------------------------------------------------------------------- events
-    def insert_event(self, event: Event) -> int:
-        with self.transaction() as conn:
-            event.id = self.next_ids("events", 1)[0]
-            conn.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [event.id, event.kind, db_time(event.at), db_time(event.recorded_at or utc_now()),
-                 event.role, event.session_id, event.message_id, event.text, event.source_id],
-            )
-        return event.id
-
     def events_by_id(self, ids: Iterable[int]) -> dict[int, Event]:
         ids = sorted({i for i in ids if i is not None})
         if not ids:
@@ -384,12 +374,13 @@ class Store:
         with self.transaction() as conn:
             conn.execute("INSERT INTO audit VALUES (?, ?, ?, ?)", [db_time(utc_now()), action, target, detail])
 
-    def log_recall(self, *, returned: list[int], latency_ms: float, confident: bool,
+    def log_recall(self, *, returned: list[int], used: list[int], latency_ms: float, confident: bool,
                    session_id: str | None = None) -> None:
+        """One chat recall: what was returned and what the answer used (for the hit rate)."""
         with self.transaction() as conn:
             conn.execute(
                 "INSERT INTO recall_log VALUES (?, ?, ?, ?, ?, ?)",
-                [db_time(utc_now()), session_id, returned, [], latency_ms, confident],
+                [db_time(utc_now()), session_id, returned, used, latency_ms, confident],
             )
 
     # -------------------------------------------------------------- bulk loads

@@ -146,6 +146,14 @@ class MemoryWriter:
         self._commit(events or [], pending, [], report, inside=inside)
         return report
 
+    def write_superseding(self, unit: MemoryUnit) -> WriteReport:
+        """Store one slotted unit; the slot's open holders are superseded in the same transaction."""
+        new = PendingUnit(unit, unit.content)
+        closes = [(old, new) for old in self.engram.store.open_slot_holders(unit.subject, unit.attribute)]
+        report = WriteReport()
+        self._commit([], [new], closes, report)
+        return report
+
     def _commit(self, events: list[Event], pending: list[PendingUnit],
                 closes: list[tuple[object, PendingUnit]], report: WriteReport,
                 inside: Callable[[object], None] | None = None) -> None:

@@ -145,10 +145,3 @@ def _looks_binary(head: bytes) -> bool:
         return False
     control = sum(1 for b in head if b < 9 or 13 < b < 32)
     return control / len(head) > 0.1
-
-
-def fingerprint_file(file: VaultFile) -> str | None:
-    try:
-        return hashlib.sha256(file.abs_path.read_bytes()).hexdigest()
-    except OSError:
-        return None
