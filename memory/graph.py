@@ -12,9 +12,10 @@ from typing import Iterable
 
 import networkx as nx
 
-from .clock import ensure_utc, to_epoch
+from .clock import ensure_utc
 from .model import MemoryUnit
 from .store import Store, py_time
+from .temporal import true_at
 
 MAX_CO_OCCURRING = 8  # entities per memory linked pairwise by co_occurs
 
@@ -186,22 +187,10 @@ class MemoryGraph:
             return False
         kind = attrs.get("kind")
         if kind == "memory":
-            t = to_epoch(as_of)
-            return (
-                not attrs.get("archived")
-                and to_epoch(attrs.get("recorded_at"), none_is=float("-inf")) <= t
-                and to_epoch(attrs.get("valid_from"), none_is=float("-inf")) <= t
-                and to_epoch(attrs.get("valid_until")) > t
-                and to_epoch(attrs.get("superseded_at")) > t
-            )
+            return not attrs.get("archived") and true_at(attrs, as_of)
         if kind == "source" and attrs.get("deleted_at") is not None:
             return attrs["deleted_at"] > ensure_utc(as_of)
         return True
-
-    def _edge_valid(self, data: dict, as_of: datetime) -> bool:
-        t = to_epoch(as_of)
-        return (to_epoch(data.get("valid_from"), none_is=float("-inf")) <= t
-                and to_epoch(data.get("valid_until")) > t)
 
     def neighbours(self, node: str, as_of: datetime, kinds: set[str] | None = None) -> list[tuple[str, str]]:
         """(neighbour, edge kind) pairs around `node`, both directions, valid at `as_of`."""
@@ -215,7 +204,7 @@ class MemoryGraph:
                 kind = data.get("kind", "")
                 if kinds and kind not in kinds:
                     continue
-                if self._edge_valid(data, as_of) and self.node_valid(other, as_of):
+                if true_at(data, as_of) and self.node_valid(other, as_of):
                     found[(other, kind)] = None
             return list(found)
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from .clock import to_epoch
 from .model import RESULT_TYPES, MemoryUnit
+from .temporal import true_at_mask
 
 BM25_K1 = 0.9  # tuned for short chat turns and note chunks (bench/locomo.py)
 BM25_B = 0.4
@@ -174,11 +175,7 @@ class HybridIndex:
         if not filters.include_archived:
             keep &= ~self.archived[:n]
         if not filters.include_invalid:
-            t = filters.as_of
-            keep &= self.recorded[:n] <= t
-            keep &= self.valid_from[:n] <= t
-            keep &= self.valid_until[:n] > t
-            keep &= self.superseded[:n] > t
+            keep &= true_at_mask(self.time_columns(n), filters.as_of)
         else:
             keep &= self.recorded[:n] <= filters.as_of
         if filters.types:
@@ -189,6 +186,12 @@ class HybridIndex:
         if filters.session_id is not None:
             keep &= np.fromiter((s == filters.session_id for s in self.sessions[:n]), bool, n)
         return keep
+
+    def time_columns(self, n: int | None = None) -> dict[str, np.ndarray]:
+        """The rows' time fields as epoch-second arrays, named as the memory fields are."""
+        n = self.size if n is None else n
+        return {"recorded_at": self.recorded[:n], "valid_from": self.valid_from[:n],
+                "valid_until": self.valid_until[:n], "superseded_at": self.superseded[:n]}
 
     def bm25(self, terms: list[str], keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """Top rows by BM25 among `keep`, as (memory_id, score)."""

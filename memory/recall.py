@@ -11,7 +11,7 @@ from .clock import ensure_utc, from_epoch, to_epoch, utc_now
 from .graph import memory_node
 from .index import Filters
 from .model import MemoryUnit, RecallResult, Recollection
-from .temporal import recency_weight, valid_at
+from .temporal import recency_weight, true_at
 
 if TYPE_CHECKING:
     from .engram import Engram
@@ -102,7 +102,7 @@ def _rule_slots(eng, query, terms, as_of, candidates) -> list[MemoryUnit]:
         for unit in eng.store.slot_history("user", attribute):
             if unit.archived or unit.id not in eng.index.row_of:
                 continue
-            if valid_at(unit, as_of):
+            if true_at(unit, as_of):
                 cand = candidates.setdefault(unit.id, Candidate(unit.id))
                 cand.score += RULE_BONUS
                 cand.rule = True

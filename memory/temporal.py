@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+import operator
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Callable, Mapping
+
+import numpy as np
 
 from .clock import ensure_utc
 from .model import MemoryUnit
@@ -29,15 +33,79 @@ def default_valid_until(type_: str, valid_from: datetime) -> datetime | None:
     return ensure_utc(valid_from) + ttl if ttl else None
 
 
-def valid_at(unit: MemoryUnit, as_of: datetime) -> bool:
-    """The SPEC's time filter: recorded by then, in its world interval, not yet superseded."""
-    as_of = ensure_utc(as_of)
-    return (
-        unit.recorded_at <= as_of
-        and unit.valid_from <= as_of
-        and (unit.valid_until is None or unit.valid_until > as_of)
-        and (unit.superseded_at is None or unit.superseded_at > as_of)
-    )
+# ---------------------------------------------------------------- the one time rule
+@dataclass(frozen=True)
+class Clause:
+    """`field op moment`, e.g. valid_until > as_of. A NULL field satisfies its clause (an open end)."""
+
+    field: str
+    op: str  # "<=" or ">"
+    moment: str  # the name of the moment compared with
+
+
+@dataclass(frozen=True)
+class TimeRule:
+    """A conjunction of clauses, evaluated the same way on units, attribute dicts, numpy columns and SQL."""
+
+    clauses: tuple[Clause, ...]
+
+    def holds(self, get: Callable[[str], datetime | None], **moments: datetime) -> bool:
+        """True when every clause holds; `get(field)` reads one time field (None = open)."""
+        for clause in self.clauses:
+            value = get(clause.field)
+            if value is None:
+                continue
+            moment = ensure_utc(moments[clause.moment])
+            if not _OPS[clause.op](ensure_utc(value), moment):
+                return False
+        return True
+
+    def mask(self, columns: Mapping[str, np.ndarray], **moments: float) -> np.ndarray:
+        """Rows of epoch-second columns where the rule holds (open ends are stored as ±inf)."""
+        keep = None
+        for clause in self.clauses:
+            column = columns.get(clause.field)
+            if column is None:
+                continue
+            part = _OPS[clause.op](column, moments[clause.moment])
+            keep = part if keep is None else keep & part
+        return keep
+
+    def sql(self, alias: str = "", **moments: datetime) -> tuple[str, list]:
+        """The rule as a SQL predicate over naive-UTC TIMESTAMP columns, with its parameters."""
+        prefix = f"{alias}." if alias else ""
+        parts, params = [], []
+        for clause in self.clauses:
+            column = prefix + clause.field
+            parts.append(f"({column} IS NULL OR {column} {clause.op} ?)")
+            params.append(ensure_utc(moments[clause.moment]).replace(tzinfo=None))
+        return " AND ".join(parts), params
+
+
+_OPS: dict[str, Callable] = {"<=": operator.le, ">": operator.gt}
+
+#: SPEC §3.2: a memory is true at `as_of` when it was recorded by then, its world interval holds
+#: then, and it had not been superseded by then.
+TRUE_AT = TimeRule((
+    Clause("recorded_at", "<=", "as_of"),
+    Clause("valid_from", "<=", "as_of"),
+    Clause("valid_until", ">", "as_of"),
+    Clause("superseded_at", ">", "as_of"),
+))
+
+
+def true_at(item: MemoryUnit | Mapping, as_of: datetime) -> bool:
+    """The time rule on a memory unit, or on a dict of its time fields (graph nodes and edges)."""
+    get = item.get if isinstance(item, Mapping) else (lambda name: getattr(item, name, None))
+    return TRUE_AT.holds(get, as_of=as_of)
+
+
+def true_at_sql(as_of: datetime, alias: str = "") -> tuple[str, list]:
+    return TRUE_AT.sql(alias, as_of=as_of)
+
+
+def true_at_mask(columns: Mapping[str, np.ndarray], as_of: float) -> np.ndarray:
+    return TRUE_AT.mask(columns, as_of=as_of)
 
 
 def supersede(old: MemoryUnit, new: MemoryUnit) -> MemoryUnit:

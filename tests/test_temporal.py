@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone
 from memory.model import MemoryUnit
 from memory.temporal import (
     RELEVANCE_MAX, RELEVANCE_MIN, adjust_relevance, default_valid_until, recency_weight, same_value,
-    supersede, valid_at,
+    supersede, true_at,
 )
 
 UTC = timezone.utc
@@ -21,15 +21,15 @@ def test_supersede_closes_old_interval_and_keeps_both():
     new = unit("drinks oat latte", MAY, id=2)
     closed = supersede(old, new)
     assert closed.valid_until == MAY and closed.superseded_at == MAY and closed.superseded_by == 2
-    assert valid_at(closed, APRIL) and not valid_at(closed, MAY + timedelta(days=1))
-    assert not valid_at(new, APRIL) and valid_at(new, MAY)
+    assert true_at(closed, APRIL) and not true_at(closed, MAY + timedelta(days=1))
+    assert not true_at(new, APRIL) and true_at(new, MAY)
     assert old.superseded_by is None  # pure: the original value is untouched
 
 
 def test_valid_at_respects_both_clocks():
     learned_late = MemoryUnit(content="x", type="user_profile", valid_from=MARCH, recorded_at=MAY)
-    assert not valid_at(learned_late, APRIL)  # true in the world then, but not yet known
-    assert valid_at(learned_late, MAY)
+    assert not true_at(learned_late, APRIL)  # true in the world then, but not yet known
+    assert true_at(learned_late, MAY)
 
 
 def test_relevance_is_bounded():
