@@ -20,8 +20,7 @@ from .errors import ModelUnavailableError
 from .extract import compress
 from .model import MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
 from .profile import WINDOW_TURNS, compile_prefix, derive_tags, features_for_turn
-from .store import db_time
-from .writer import PendingUnit
+from .changes import Changes, NewMemory
 
 if TYPE_CHECKING:
     from .engram import Engram
@@ -40,6 +39,7 @@ RECENT_TURNS = 4
 SUMMARY_AFTER_TURNS = 10
 SUMMARY_TOKENS = 150
 RECALL_K = 8
+ANCHOR_FACTS = 12
 PROMPT_MEMORIES = 6
 WEAK_SHARE = 0.35  # recalled memories scoring below this share of the best are left out of the prompt
 CITATION = re.compile(r"\[m:(\d+)\]")
@@ -138,14 +138,8 @@ class Chat:
 
     # --------------------------------------------------------- context parts
     def anchor(self, as_of: datetime | None = None) -> list[str]:
-        """Core profile facts: the user's current slot values."""
-        result = self.eng.store.query(
-            """SELECT content FROM memories WHERE type = 'user_profile' AND subject = 'user'
-                 AND superseded_at IS NULL AND (valid_until IS NULL OR valid_until > ?) AND NOT archived
-               ORDER BY relevance DESC, valid_from DESC LIMIT 12""",
-            [db_time(as_of or utc_now())],
-        )
-        return [r[0] for r in result]
+        """Core profile facts: the user's slot values true at `as_of` (default now)."""
+        return self.eng.store.user_profile_facts(as_of or utc_now(), limit=ANCHOR_FACTS)
 
     def profile_prefix(self) -> str:
         tags = self.profile_tags()
@@ -157,11 +151,7 @@ class Chat:
 
     def turn_features(self):
         """Behaviour features of the recent user turns (tags read the last WINDOW_TURNS; the rest is context)."""
-        rows = self.eng.store.query(
-            """SELECT text, occurred_at, session_id FROM events WHERE kind = 'chat_turn' AND role = 'user'
-               ORDER BY occurred_at DESC, id DESC LIMIT ?""",
-            [2 * WINDOW_TURNS],
-        )[::-1]
+        rows = self.eng.store.recent_user_turns(2 * WINDOW_TURNS)
         features, by_session, seen_sessions = [], {}, []
         for text, at, session in rows:
             previous = by_session.setdefault(session, [])
@@ -174,12 +164,7 @@ class Chat:
         return features
 
     def session_turns(self, session_id: str) -> list[Turn]:
-        rows = self.eng.store.query(
-            """SELECT role, text, occurred_at FROM events WHERE kind = 'chat_turn' AND session_id = ?
-                 AND role IN ('user', 'assistant') ORDER BY occurred_at, id""",
-            [session_id],
-        )
-        return [Turn(role, text or "", ensure_utc(at)) for role, text, at in rows]
+        return [Turn(role, text or "", at) for role, text, at in self.eng.store.session_turns(session_id)]
 
     def _short_term(self, session_id: str, history: list[Turn]) -> tuple[str, list[Turn]]:
         """The last turns verbatim; older ones as a rolling summary once the session is long."""
@@ -187,14 +172,12 @@ class Chat:
         older = history[:-RECENT_TURNS]
         if len(history) < SUMMARY_AFTER_TURNS or not older:
             return "", recent
-        stored = self.eng.store.query("SELECT summary, summary_upto FROM sessions WHERE id = ?", [session_id])
-        if stored and stored[0][1] == len(older):
-            return stored[0][0] or "", recent
+        stored = self.eng.store.session_summary(session_id)
+        if stored and stored[1] == len(older):
+            return stored[0] or "", recent
         summary = self._summarise(older)
-        with self.eng.store.transaction() as conn:
-            conn.execute("DELETE FROM sessions WHERE id = ?", [session_id])
-            conn.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, NULL)",
-                         [session_id, session_id, db_time(older[0].at or utc_now()), summary, len(older)])
+        self.eng.store.save_session_summary(session_id, started=older[0].at or utc_now(), summary=summary,
+                                            upto=len(older))
         return summary, recent
 
     def _summarise(self, turns: list[Turn]) -> str:
@@ -215,7 +198,7 @@ class Chat:
     # ------------------------------------------------------------ write back
     def _store_user_turn(self, text: str, session_id: str) -> int | None:
         report = self.eng.import_messages([ChatMessage(content=text, role="user", session_id=session_id)])
-        entities = {e.key for e in self.eng.extractor.entities(self.eng.redact(text))}
+        entities = set(report.entity_keys.get(report.turn_ids[0], [])) if report.turn_ids else set()
         self.eng.writer.note_mentions(session_id, entities, utc_now())
         return report.event_ids[0] if report.event_ids else None
 
@@ -253,24 +236,21 @@ class Chat:
         known = {u.content for u in self.eng.store.memories_by_id(
             [r.unit.id for r in (outcome.recall.results if outcome.recall else [])]).values()}
         now = utc_now()
-        pending = []
+        changes = Changes()
         for fact in facts:
             if fact.type not in MEMORY_TYPES or fact.content in known or fact.attribute:
                 continue  # slot facts come from the rule path so supersession stays deterministic
             unit = MemoryUnit(content=self.eng.redact(fact.content), type=fact.type, valid_from=now,
                               recorded_at=now, session_id=outcome.session_id,
-                              source_id=self.eng.chat_source(outcome.session_id))
-            pending.append(PendingUnit(unit, unit.content, self.eng.extractor.entities(unit.content)))
-        if pending:
-            self.eng.writer.write_units(pending)
+                              source_id=self.eng.writer.chat_source(outcome.session_id, changes))
+            changes.memories.append(NewMemory(unit, unit.content, self.eng.extractor.entities(unit.content)))
+        self.eng.writer.apply(changes)
 
     def _apply_correction(self, text: str, session_id: str) -> None:
         """"That's wrong" lowers the memories the previous answer used (−0.3 each)."""
         if not WRONG.search(text):
             return
-        rows = self.eng.store.query(
-            "SELECT used FROM recall_log WHERE session_id = ? ORDER BY logged_at DESC LIMIT 1", [session_id])
-        for memory_id in (rows[0][0] or []) if rows else []:
+        for memory_id in self.eng.store.last_used_memories(session_id):
             try:
                 self.eng.feedback(memory_id, wrong=True)
             except KeyError:
@@ -279,14 +259,11 @@ class Chat:
     def freeze_session_state(self, session_id: str) -> int:
         """A topic switch closes the old topic's session_state memories (kept, not carried)."""
         now = utc_now()
-        rows = self.eng.store.query(
-            """SELECT id FROM memories WHERE type = 'session_state' AND session_id = ?
-                 AND superseded_at IS NULL AND (valid_until IS NULL OR valid_until > ?)""",
-            [session_id, db_time(now)],
-        )
-        for (memory_id,) in rows:
-            self.eng.close_memory(memory_id, valid_until=now)
-        return len(rows)
+        changes = Changes()
+        for memory_id in self.eng.store.open_session_state(session_id, now):
+            changes.update(memory_id, valid_until=now)
+        self.eng.apply(changes)
+        return len(changes.updates)
 
     def record_progress(self, session_id: str, task: str, completed: int, total: int,
                         last_success: str | None = None) -> int:
@@ -295,8 +272,8 @@ class Chat:
         content = f"Task '{task}': {completed}/{total} done" + (f"; last success: {last_success}" if last_success else "")
         unit = MemoryUnit(content=content, type="session_state", valid_from=now, recorded_at=now,
                           subject=f"session:{session_id}", attribute=f"progress:{task}", value=f"{completed}/{total}",
-                          session_id=session_id, source_id=self.eng.chat_source(session_id))
-        return self.eng.write_slot_unit(unit)
+                          session_id=session_id)
+        return self.eng.writer.write_superseding(unit).memory_ids[0]
 
 
 class PreparedTurn:

@@ -36,6 +36,28 @@ def event_node(event_id: int) -> str:
     return f"v:{event_id}"
 
 
+#: edge kinds the graph derives from other tables (not stored in `edges`)
+DERIVED_EDGE_KINDS = frozenset({"from_source", "from_event", "mentions", "co_occurs", "links_to"})
+
+
+class LazyGraph:
+    """The graph, built from the store on first use; writes before that need no graph work."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._graph: MemoryGraph | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> "MemoryGraph":
+        with self._lock:
+            if self._graph is None:
+                self._graph = MemoryGraph.from_store(self.store)
+            return self._graph
+
+    def if_built(self) -> "MemoryGraph | None":
+        return self._graph
+
+
 class MemoryGraph:
     """Entity–event–source–memory graph with validity on memory nodes and on edges."""
 
@@ -67,7 +89,7 @@ class MemoryGraph:
             for memory_id, entity_ids in entities_of.items():
                 graph._link_entities(memory_id, entity_ids)
             for src, dst, kind, valid_from, valid_until in store.query(
-                "SELECT src, dst, kind, valid_from, valid_until FROM edges"
+                "SELECT src, dst, kind, valid_from, valid_until FROM edges ORDER BY recorded_at, rowid"
             ):
                 g.add_edge(src, dst, key=kind, kind=kind, valid_from=py_time(valid_from),
                            valid_until=py_time(valid_until))
@@ -87,32 +109,6 @@ class MemoryGraph:
             for u, v in stale:
                 self.g.remove_edge(u, v, key="links_to")
             self._add_links(store)
-
-    def refresh_edges(self, store: Store, src: str, kind: str) -> None:
-        """Re-read one node's stored edges of one kind."""
-        with self._lock:
-            if src in self.g:
-                for _, v in [(u, v) for u, v, k in self.g.out_edges(src, keys=True) if k == kind]:
-                    self.g.remove_edge(src, v, key=kind)
-            for dst, valid_from, valid_until in store.query(
-                "SELECT dst, valid_from, valid_until FROM edges WHERE src = ? AND kind = ?", [src, kind]
-            ):
-                if valid_until is None:
-                    if dst not in self.g:
-                        self._add_entity_from_store(store, dst)
-                    self.g.add_edge(src, dst, key=kind, kind=kind, valid_from=py_time(valid_from), valid_until=None)
-
-    def _add_entity_from_store(self, store: Store, node: str) -> None:
-        if node.startswith("e:"):
-            rows = store.query("SELECT name, label, qualifier FROM entities WHERE id = ?", [int(node[2:])])
-            if rows:
-                self.add_entity(int(node[2:]), *rows[0])
-
-    def mark_source_deleted(self, source_id: int, at: datetime) -> None:
-        with self._lock:
-            attrs = self.g.nodes.get(source_node(source_id))
-            if attrs is not None:
-                attrs["deleted_at"] = at
 
     def _add_memory_row(self, id_, type_, valid_from, valid_until, recorded_at, superseded_at,
                         source_id, event_id, archived, label) -> None:
@@ -141,10 +137,42 @@ class MemoryGraph:
                 self.g.add_node(entity_node(entity_id), kind="entity", name=name, label=label,
                                 qualifier=qualifier)
 
-    def add_source(self, source_id: int, kind: str, ref: str, title: str | None = None) -> None:
+    def put_source(self, source_id: int, kind: str, ref: str, title: str | None = None,
+                   deleted_at: datetime | None = None) -> None:
+        """Add a source node or update its attributes."""
         with self._lock:
-            self.g.add_node(source_node(source_id), kind="source", source_kind=kind, ref=ref,
-                            title=title, deleted_at=None)
+            node = source_node(source_id)
+            attrs = dict(kind="source", source_kind=kind, ref=ref, title=title, deleted_at=deleted_at)
+            if node in self.g:
+                self.g.nodes[node].update(attrs)
+            else:
+                self.g.add_node(node, **attrs)
+
+    def update_source(self, source_id: int, fields: dict) -> None:
+        with self._lock:
+            attrs = self.g.nodes.get(source_node(source_id))
+            if attrs is not None:
+                attrs.update({k: v for k, v in fields.items() if k in ("ref", "title", "deleted_at")})
+
+    def close_edges_from(self, src: str, at: datetime, kinds: set[str] | None = None) -> None:
+        """End the open stored edges leaving a node (derived edges follow their own tables)."""
+        with self._lock:
+            if src not in self.g:
+                return
+            for _, _, key, data in self.g.out_edges(src, keys=True, data=True):
+                if key in DERIVED_EDGE_KINDS or (kinds and key not in kinds):
+                    continue
+                if data.get("valid_until") is None:
+                    data["valid_until"] = at
+
+    def update_memory(self, memory_id: int, fields: dict) -> None:
+        """Follow a stored update of a memory's times, archived flag or content."""
+        attrs = {k: v for k, v in fields.items()
+                 if k in ("valid_from", "valid_until", "superseded_at", "archived")}
+        if "content" in fields:
+            attrs["label"] = fields["content"][:120]
+        if attrs:
+            self.set_memory_attr(memory_id, **attrs)
 
     def add_memory(self, unit: MemoryUnit, entity_ids: Iterable[int]) -> None:
         with self._lock:
@@ -157,17 +185,6 @@ class MemoryGraph:
                  valid_until: datetime | None = None) -> None:
         with self._lock:
             self.g.add_edge(src, dst, key=kind, kind=kind, valid_from=valid_from, valid_until=valid_until)
-
-    def close_memory(self, memory_id: int, *, valid_until: datetime | None = None,
-                     superseded_at: datetime | None = None) -> None:
-        with self._lock:
-            attrs = self.g.nodes.get(memory_node(memory_id))
-            if attrs is None:
-                return
-            if valid_until is not None:
-                attrs["valid_until"] = valid_until
-            if superseded_at is not None:
-                attrs["superseded_at"] = superseded_at
 
     def set_memory_attr(self, memory_id: int, **attrs) -> None:
         with self._lock:

@@ -12,9 +12,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .clock import to_epoch
+from typing import TYPE_CHECKING
+
+from .clock import ensure_utc, to_epoch
 from .model import RESULT_TYPES, MemoryUnit
 from .temporal import true_at_mask
+
+if TYPE_CHECKING:
+    from .store import Store
 
 BM25_K1 = 0.9  # tuned for short chat turns and note chunks (bench/locomo.py)
 BM25_B = 0.4
@@ -91,6 +96,26 @@ class HybridIndex:
         self.sessions: list[str | None] = getattr(self, "sessions", [])
         self.capacity = capacity
 
+    @classmethod
+    def from_store(cls, store: "Store", dim: int, *, vectors: bool = True) -> "HybridIndex":
+        """Rebuild from stored tokens and vectors (no re-embedding); `vectors=False` leaves them zero."""
+        index = cls(dim, capacity=max(1024, store.count("memories") + 1024))
+        zero = np.zeros(dim, dtype=np.float32)
+        for rows in store.iter_index_rows():
+            for (memory_id, type_, valid_from, valid_until, recorded, superseded, archived,
+                 session_id, source_id, tokens, blob, event_id, relevance) in rows:
+                vector = np.frombuffer(blob, dtype=np.float32) if blob and vectors else zero
+                index.add(
+                    memory_id=memory_id, type_=type_, tokens=(tokens or "").split(),
+                    vector=vector if vector.shape[0] == dim else zero,
+                    valid_from=to_epoch(valid_from and ensure_utc(valid_from), none_is=-np.inf),
+                    valid_until=to_epoch(valid_until and ensure_utc(valid_until)),
+                    recorded=to_epoch(recorded and ensure_utc(recorded), none_is=-np.inf),
+                    superseded=to_epoch(superseded and ensure_utc(superseded)), archived=bool(archived),
+                    session_id=session_id, source_id=source_id, event_id=event_id, relevance=relevance,
+                )
+        return index
+
     # ------------------------------------------------------------------ writes
     def add(self, *, memory_id: int, type_: str, tokens: list[str], vector: np.ndarray,
             valid_from: float, valid_until: float, recorded: float, superseded: float,
@@ -135,28 +160,46 @@ class HybridIndex:
             relevance=unit.relevance, event_id=unit.event_id,
         )
 
-    def set_times(self, memory_id: int, *, valid_until: float | None = None,
-                  superseded: float | None = None) -> None:
+    def set_vectors(self, ids: list[int], matrix: np.ndarray) -> None:
+        """Replace the vectors of rows (after re-embedding)."""
+        with self._lock:
+            for memory_id, vector in zip(ids, matrix):
+                row = self.row_of.get(memory_id)
+                if row is not None:
+                    self.vectors[row] = vector
+
+    def update_fields(self, memory_id: int, fields: dict) -> None:
+        """Follow a stored update: times, archived flag, relevance (other fields are not indexed)."""
         with self._lock:
             row = self.row_of.get(memory_id)
             if row is None:
                 return
-            if valid_until is not None:
-                self.valid_until[row] = valid_until
-            if superseded is not None:
-                self.superseded[row] = superseded
+            for name, column in (("valid_from", self.valid_from), ("recorded_at", self.recorded)):
+                if name in fields:
+                    column[row] = to_epoch(fields[name], none_is=-np.inf)
+            for name, column in (("valid_until", self.valid_until), ("superseded_at", self.superseded)):
+                if name in fields:
+                    column[row] = to_epoch(fields[name])
+            if "archived" in fields:
+                self.archived[row] = bool(fields["archived"])
+            if "relevance" in fields:
+                self.relevance[row] = fields["relevance"]
 
-    def set_archived(self, memory_id: int, archived: bool) -> None:
+    def replace_text(self, memory_id: int, tokens: list[str], vector: np.ndarray) -> None:
+        """An edited memory: same id and attributes, new search tokens and vector."""
         with self._lock:
             row = self.row_of.get(memory_id)
-            if row is not None:
-                self.archived[row] = archived
-
-    def set_relevance(self, memory_id: int, relevance: float) -> None:
-        with self._lock:
-            row = self.row_of.get(memory_id)
-            if row is not None:
-                self.relevance[row] = relevance
+            if row is None:
+                return
+            kept = dict(
+                memory_id=memory_id, type_=RESULT_TYPES[self.type_code[row]], valid_from=self.valid_from[row],
+                valid_until=self.valid_until[row], recorded=self.recorded[row], superseded=self.superseded[row],
+                archived=bool(self.archived[row]), session_id=self.sessions[row],
+                source_id=int(self.source[row]) if self.source[row] >= 0 else None,
+                relevance=float(self.relevance[row]), event_id=int(self.event[row]) if self.event[row] >= 0 else None,
+            )
+            self.remove(memory_id)
+            self.add(tokens=tokens, vector=vector, **kept)
 
     def remove(self, memory_id: int) -> None:
         """Forget: the row is never returned again (postings are filtered by `alive`)."""
@@ -261,6 +304,14 @@ class HybridIndex:
         if row is None:
             return None
         return float(self.relevance[row]), float(self.valid_from[row])
+
+    def has(self, memory_id: int) -> bool:
+        return memory_id in self.row_of
+
+    def kept(self, memory_id: int, keep: np.ndarray) -> bool:
+        """Whether a memory's row passes a mask from `mask()`."""
+        row = self.row_of.get(memory_id)
+        return row is not None and row < len(keep) and bool(keep[row])
 
     def rows_with_term(self, term: str) -> list[int]:
         postings = self.postings.get(term)

@@ -133,6 +133,7 @@ class RecallResult:
     as_of: datetime
     confident: bool
     results: list[Recollection]
+    latency_ms: float | None = None  # how long recall took (not part of the JSON contract)
 
     def as_json(self) -> dict[str, Any]:
         return {"query": self.query, "as_of": iso(self.as_of), "confident": self.confident,

@@ -5,16 +5,16 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Callable
 
 from .clock import ensure_utc, from_epoch, to_epoch, utc_now
-from .graph import memory_node
-from .index import Filters
-from .model import MemoryUnit, RecallResult, Recollection
+from .embed import Embedder
+from .extract import tokenize_for_search
+from .graph import LazyGraph, memory_node
+from .index import Filters, HybridIndex
+from .model import MemoryUnit, Provenance, RecallResult, Recollection
+from .store import Store
 from .temporal import recency_weight, true_at
-
-if TYPE_CHECKING:
-    from .engram import Engram
 
 CANDIDATES = 100  # per retriever
 VECTOR_WEIGHT = 0.5  # fused = bm25/max(bm25) + 0.5 × min-max cosine (bench/locomo.py beat RRF with it)
@@ -49,29 +49,42 @@ class Candidate:
     rule: bool = False
 
 
-def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int = 10,
+@dataclass
+class RecallParts:
+    """What recall reads: the store, the index, the graph (when built), the embedder, provenance."""
+
+    store: Store
+    index: HybridIndex
+    graph: LazyGraph
+    embedder: Embedder
+    provenance: Callable[[MemoryUnit], Provenance]
+    user_attributes: Callable[[], list[str]]  # slot attributes the user has values for
+
+
+def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: int = 10,
            types: tuple[str, ...] | None = None, session_id: str | None = None,
            source_id: int | None = None, include_archived: bool = False) -> RecallResult:
     """Recall what is relevant to `query` and valid at `as_of` (default now)."""
     started = time.perf_counter()
     as_of = ensure_utc(as_of) if as_of else utc_now()
+    index = parts.index
     filters = Filters(as_of=to_epoch(as_of), types=types, session_id=session_id, source_id=source_id,
                       include_archived=include_archived)
-    keep = eng.index.mask(filters)
-    terms = eng.tokenize(query)
+    keep = index.mask(filters)
+    terms = tokenize_for_search(query)
     candidates: dict[int, Candidate] = {}
 
-    history = _rule_slots(eng, query, terms, as_of, candidates)
-    _rule_ids(eng, terms, keep, candidates)
-    _rule_names(eng, query, as_of, candidates)
-    query_vector = eng.embedder.embed([query])[0]
-    keyword_hits = eng.index.bm25(terms, keep, CANDIDATES)
+    history = _rule_slots(parts, query, terms, as_of, candidates)
+    _rule_ids(index, terms, keep, candidates)
+    _rule_names(parts, query, as_of, candidates)
+    query_vector = parts.embedder.embed([query])[0]
+    keyword_hits = index.bm25(terms, keep, CANDIDATES)
     top_bm25 = keyword_hits[0][1] if keyword_hits else 1.0
     for rank, (memory_id, score) in enumerate(keyword_hits, start=1):
         cand = candidates.setdefault(memory_id, Candidate(memory_id))
         cand.score += score / top_bm25
         cand.why.append(f"keywords (rank {rank})")
-    meaning_hits, floor = eng.index.cosine(query_vector, keep, CANDIDATES)
+    meaning_hits, floor = index.cosine(query_vector, keep, CANDIDATES)
     span = (meaning_hits[0][1] - floor) if meaning_hits else 1.0
     for rank, (memory_id, similarity) in enumerate(meaning_hits, start=1):
         cand = candidates.setdefault(memory_id, Candidate(memory_id))
@@ -79,28 +92,28 @@ def recall(eng: "Engram", query: str, *, as_of: datetime | None = None, k: int =
         cand.cosine = similarity
         cand.why.append(f"meaning (cosine {similarity:.2f})")
 
-    ranked = _rerank(eng, candidates, as_of)
-    ranked = _graph_hop(eng, ranked, as_of, filters)
-    top = _collapse_turns(eng, ranked)[:k]
-    units = eng.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
-    results = [_recollection(eng, units[c.memory_id], c.score * SCORE_SCALE, c.why, valid=True)
+    ranked = _rerank(index, candidates, as_of)
+    ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
+    top = _collapse_turns(index, ranked)[:k]
+    units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
+    results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why, valid=True)
                for c in top if c.memory_id in units]
-    results = _insert_history(eng, results, history, units)
-    confident = _is_confident(eng, top, terms)
-    eng.note_latency((time.perf_counter() - started) * 1000.0)
-    return RecallResult(query=query, as_of=as_of, confident=confident, results=results)
+    results = _insert_history(parts, results, history, units)
+    confident = _is_confident(parts, top, terms)
+    latency = (time.perf_counter() - started) * 1000.0
+    return RecallResult(query=query, as_of=as_of, confident=confident, results=results, latency_ms=latency)
 
 
 # ------------------------------------------------------------------ stage 1: rules
-def _rule_slots(eng, query, terms, as_of, candidates) -> list[MemoryUnit]:
+def _rule_slots(parts: RecallParts, query, terms, as_of, candidates) -> list[MemoryUnit]:
     """Slot questions ("what coffee do I drink") pull the slot's holder; old values become history."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return []
     history: list[MemoryUnit] = []
-    for attribute in _matching_attributes(eng, words, query):
-        for unit in eng.store.slot_history("user", attribute):
-            if unit.archived or unit.id not in eng.index.row_of:
+    for attribute in _matching_attributes(parts.user_attributes(), words, query):
+        for unit in parts.store.slot_history("user", attribute):
+            if unit.archived or not parts.index.has(unit.id):
                 continue
             if true_at(unit, as_of):
                 cand = candidates.setdefault(unit.id, Candidate(unit.id))
@@ -112,9 +125,9 @@ def _rule_slots(eng, query, terms, as_of, candidates) -> list[MemoryUnit]:
     return history
 
 
-def _matching_attributes(eng, words: set[str], query: str) -> list[str]:
+def _matching_attributes(attributes: list[str], words: set[str], query: str) -> list[str]:
     found = []
-    for attribute in eng.known_attributes():
+    for attribute in attributes:
         cues = SLOT_CUES.get(attribute)
         if cues is None:
             parts = [p for p in attribute.split("_") if p]
@@ -126,22 +139,21 @@ def _matching_attributes(eng, words: set[str], query: str) -> list[str]:
     return found
 
 
-def _rule_ids(eng, terms, keep, candidates) -> None:
+def _rule_ids(index: HybridIndex, terms, keep, candidates) -> None:
     for term in {t for t in terms if ID_TOKEN.match(t)}:
-        for memory_id in eng.index.rows_with_term(term)[:50]:
-            row = eng.index.row_of.get(memory_id)
-            if row is not None and keep[row]:
+        for memory_id in index.rows_with_term(term)[:50]:
+            if index.kept(memory_id, keep):
                 cand = candidates.setdefault(memory_id, Candidate(memory_id))
                 cand.score += RULE_BONUS
                 cand.rule = True
                 cand.why.append(f"exact id {term}")
 
 
-def _rule_names(eng, query, as_of, candidates) -> None:
-    graph = eng.graph_if_built()
+def _rule_names(parts: RecallParts, query, as_of, candidates) -> None:
+    graph = parts.graph.if_built()
     if graph is None:
         return
-    for entity_id, name in eng.entities_in(query):
+    for entity_id, name in parts.store.entities_named_in(query):
         memories = graph.memories_about(entity_id, as_of)
         if len(memories) > NAME_MAX_MEMORIES:
             continue
@@ -152,9 +164,9 @@ def _rule_names(eng, query, as_of, candidates) -> None:
 
 
 # ----------------------------------------------------- stage 3: rerank, graph hop
-def _rerank(eng, candidates: dict[int, Candidate], as_of: datetime) -> list[Candidate]:
+def _rerank(index: HybridIndex, candidates: dict[int, Candidate], as_of: datetime) -> list[Candidate]:
     for cand in candidates.values():
-        attrs = eng.index.attrs(cand.memory_id)
+        attrs = index.attrs(cand.memory_id)
         if attrs is None:
             cand.score = 0.0
             continue
@@ -163,9 +175,8 @@ def _rerank(eng, candidates: dict[int, Candidate], as_of: datetime) -> list[Cand
     return sorted((c for c in candidates.values() if c.score > 0), key=lambda c: -c.score)
 
 
-def _graph_hop(eng, ranked: list[Candidate], as_of: datetime, filters: Filters) -> list[Candidate]:
+def _graph_hop(graph, ranked: list[Candidate], as_of: datetime, filters: Filters) -> list[Candidate]:
     """Memories sharing a rare entity with the best hits join at a discount."""
-    graph = eng.graph_if_built()
     if graph is None or not ranked:
         return ranked
     present = {c.memory_id for c in ranked}
@@ -187,14 +198,14 @@ def _graph_hop(eng, ranked: list[Candidate], as_of: datetime, filters: Filters) 
     return sorted(ranked + added, key=lambda c: -c.score)
 
 
-def _collapse_turns(eng, ranked: list[Candidate]) -> list[Candidate]:
+def _collapse_turns(index: HybridIndex, ranked: list[Candidate]) -> list[Candidate]:
     """A chat turn and a memory distilled from it count once: the memory stays."""
-    kinds = [eng.index.turn_and_event(c.memory_id) for c in ranked]
+    kinds = [index.turn_and_event(c.memory_id) for c in ranked]
     distilled = {event for is_turn, event in kinds if not is_turn and event >= 0}
     return [c for c, (is_turn, event) in zip(ranked, kinds) if not (is_turn and event in distilled)]
 
 
-def _insert_history(eng, results: list[Recollection], history: list[MemoryUnit],
+def _insert_history(parts: RecallParts, results: list[Recollection], history: list[MemoryUnit],
                     units: dict[int, MemoryUnit]) -> list[Recollection]:
     """Superseded slot values follow the value that replaced them, marked not valid."""
     if not history:
@@ -206,24 +217,24 @@ def _insert_history(eng, results: list[Recollection], history: list[MemoryUnit],
         for old in sorted(history, key=lambda u: u.valid_from, reverse=True):
             if old.id not in placed and old.slot == rec.unit.slot and rec.unit.slot is not None:
                 placed.add(old.id)
-                out.append(_recollection(eng, units.get(old.id, old), 0.0, ["superseded slot value"],
+                out.append(_recollection(parts, units.get(old.id, old), 0.0, ["superseded slot value"],
                                          valid=False))
     for old in history:
         if old.id not in placed:
-            out.append(_recollection(eng, units.get(old.id, old), 0.0, ["superseded slot value"], valid=False))
+            out.append(_recollection(parts, units.get(old.id, old), 0.0, ["superseded slot value"], valid=False))
     return out
 
 
-def _is_confident(eng, top: list[Candidate], terms: list[str]) -> bool:
+def _is_confident(parts: RecallParts, top: list[Candidate], terms: list[str]) -> bool:
     if not top:
         return False
     best = top[0]
     if best.rule:
         return True
-    if best.cosine is not None and best.cosine >= eng.embedder.confident_cosine:
+    if best.cosine is not None and best.cosine >= parts.embedder.confident_cosine:
         return True
-    return len(set(terms)) >= 2 and eng.index.term_coverage(best.memory_id, terms) >= CONFIDENT_COVERAGE
+    return len(set(terms)) >= 2 and parts.index.term_coverage(best.memory_id, terms) >= CONFIDENT_COVERAGE
 
 
-def _recollection(eng, unit: MemoryUnit, score: float, why: list[str], *, valid: bool) -> Recollection:
-    return Recollection(unit=unit, score=round(score, 4), provenance=eng.provenance(unit), why=why, valid=valid)
+def _recollection(parts: RecallParts, unit: MemoryUnit, score: float, why: list[str], *, valid: bool) -> Recollection:
+    return Recollection(unit=unit, score=round(score, 4), provenance=parts.provenance(unit), why=why, valid=valid)

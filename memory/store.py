@@ -7,7 +7,7 @@ import threading
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import duckdb
 import numpy as np
@@ -15,6 +15,10 @@ import numpy as np
 from .clock import ensure_utc, utc_now
 from .errors import NotFoundError, StoreLockedError
 from .model import Event, MemoryUnit, Source
+from .temporal import true_at_sql
+
+if TYPE_CHECKING:
+    from .changes import NewSource
 
 MEMORY_COLUMNS = (
     "id", "content", "type", "valid_from", "valid_until", "recorded_at", "superseded_at",
@@ -232,23 +236,30 @@ class Store:
             conn.execute("INSERT INTO meta VALUES (?, ?)", [key, value])
 
     # ------------------------------------------------------------------ sources
-    def insert_source(self, source: Source) -> int:
-        with self.transaction() as conn:
-            source.id = self.next_ids("sources", 1)[0]
-            conn.execute(
-                """INSERT INTO sources (id, kind, ref, fingerprint, mtime, title, created_at, deleted_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                [source.id, source.kind, source.ref, source.fingerprint, db_time(source.mtime),
-                 source.title, db_time(source.created_at or utc_now()), db_time(source.deleted_at)],
-            )
-        return source.id
+    def insert_sources(self, sources: list["NewSource"]) -> None:
+        """Insert source rows (ids already assigned)."""
+        bulk_insert(self.conn, "sources", ("id", "kind", "ref", "fingerprint", "mtime", "title", "created_at",
+                                           "deleted_at", "meta", "size"),
+                    [[n.source.id, n.source.kind, n.source.ref, n.source.fingerprint, db_time(n.source.mtime),
+                      n.source.title, db_time(n.source.created_at or utc_now()), db_time(n.source.deleted_at),
+                      n.meta, n.size] for n in sources])
 
-    def chat_source(self, session_id: str) -> int:
-        """The Source row of a chat session, created on first use."""
-        rows = self.query("SELECT id FROM sources WHERE kind = 'chat' AND ref = ?", [session_id])
-        if rows:
-            return rows[0][0]
-        return self.insert_source(Source(kind="chat", ref=session_id, title=session_id))
+    def update_sources(self, updates: dict[int, dict[str, Any]]) -> None:
+        with self.transaction() as conn:
+            for source_id, fields in updates.items():
+                assignments = ", ".join(f"{name} = ?" for name in fields)
+                values = [db_time(v) if isinstance(v, datetime) else v for v in fields.values()]
+                conn.execute(f"UPDATE sources SET {assignments} WHERE id = ?", values + [source_id])
+
+    def insert_events(self, events: list[Event]) -> None:
+        bulk_insert(self.conn, "events", EVENT_COLUMNS,
+                    [[e.id, e.kind, db_time(e.at), db_time(e.recorded_at), e.role, e.session_id, e.message_id,
+                      e.text, e.source_id] for e in events])
+
+    def chat_source_id(self, session_id: str) -> int | None:
+        """The id of a chat session's Source row, if there is one."""
+        rows = self.query("SELECT id FROM sources WHERE kind = 'chat' AND ref = ? ORDER BY id LIMIT 1", [session_id])
+        return rows[0][0] if rows else None
 
     def source(self, source_id: int) -> Source:
         rows = self.query_dicts("SELECT * FROM sources WHERE id = ?", [source_id])
@@ -314,14 +325,83 @@ class Store:
             bulk_insert(conn, "embeddings", ("memory_id", "vector"),
                         [[u.id, np.asarray(v, dtype=np.float32).tobytes()] for u, v in zip(units, vectors)])
 
-    def update_memory(self, memory_id: int, **fields: Any) -> None:
-        unknown = set(fields) - set(MEMORY_COLUMNS)
-        if unknown:
-            raise ValueError(f"unknown memory fields {sorted(unknown)}")
-        assignments = ", ".join(f"{name} = ?" for name in fields)
-        values = [db_time(v) if k in _TIME_FIELDS else v for k, v in fields.items()]
+    def update_memories(self, updates: dict[int, dict[str, Any]], tokens: dict[int, str] | None = None,
+                        vectors: dict[int, np.ndarray] | None = None) -> None:
+        """Set fields of stored memories; a content edit also replaces its search tokens and vector."""
+        tokens, vectors = tokens or {}, vectors or {}
         with self.transaction() as conn:
-            conn.execute(f"UPDATE memories SET {assignments} WHERE id = ?", values + [memory_id])
+            groups: dict[tuple[str, ...], list[int]] = {}
+            for memory_id, fields in updates.items():
+                groups.setdefault(tuple(sorted(fields)), []).append(memory_id)
+            for names, ids in groups.items():
+                unknown = set(names) - set(MEMORY_COLUMNS)
+                if unknown:
+                    raise ValueError(f"unknown memory fields {sorted(unknown)}")
+                rows = [[memory_id] + [_db_value(n, updates[memory_id][n]) for n in names] for memory_id in ids]
+                if len(rows) == 1:
+                    assignments = ", ".join(f"{n} = ?" for n in names)
+                    conn.execute(f"UPDATE memories SET {assignments} WHERE id = ?", rows[0][1:] + [rows[0][0]])
+                    continue
+                view = "_memory_updates"
+                import pyarrow as pa
+
+                conn.register(view, pa.table({"id": [r[0] for r in rows],
+                                              **{n: _arrow_column([r[i + 1] for r in rows])
+                                                 for i, n in enumerate(names)}}))
+                try:
+                    assignments = ", ".join(f"{n} = u.{n}" for n in names)
+                    conn.execute(f"UPDATE memories SET {assignments} FROM {view} u WHERE memories.id = u.id")
+                finally:
+                    conn.unregister(view)
+            for memory_id, text in tokens.items():
+                conn.execute("UPDATE memories SET tokens = ?, embed_text = NULL WHERE id = ?", [text, memory_id])
+            for memory_id, vector in vectors.items():
+                conn.execute("UPDATE embeddings SET vector = ? WHERE memory_id = ?",
+                             [np.asarray(vector, dtype=np.float32).tobytes(), memory_id])
+
+    def delete_memories(self, units: list[MemoryUnit]) -> None:
+        """Forget: the rows, their vectors, entity links and edges go; a chat turn's event text too."""
+        ids = [u.id for u in units]
+        if not ids:
+            return
+        nodes = [f"m:{i}" for i in ids]
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM memories WHERE id IN (SELECT unnest(?))", [ids])
+            conn.execute("DELETE FROM embeddings WHERE memory_id IN (SELECT unnest(?))", [ids])
+            conn.execute("DELETE FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids])
+            conn.execute("DELETE FROM edges WHERE src IN (SELECT unnest(?)) OR dst IN (SELECT unnest(?))",
+                         [nodes, nodes])
+            events = [u.event_id for u in units if u.type == "chat_turn" and u.event_id is not None]
+            if events:
+                conn.execute("UPDATE events SET text = '[forgotten]' WHERE id IN (SELECT unnest(?))", [events])
+
+    def close_edges_from(self, src: str, at: datetime, kind: str | None = None) -> None:
+        """End the open edges leaving a node (of one kind, or all)."""
+        where = " AND kind = ?" if kind else ""
+        self.execute(f"UPDATE edges SET valid_until = ? WHERE src = ? AND valid_until IS NULL{where}",
+                     [db_time(at), src] + ([kind] if kind else []))
+
+    def replace_note_links(self, source_id: int, links: list[tuple[str, str, int]]) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM note_links WHERE source_id = ?", [source_id])
+            bulk_insert(conn, "note_links", ("source_id", "target", "kind", "line"),
+                        [[source_id, target, kind, line] for target, kind, line in links])
+
+    def resolve_note_links(self, resolutions: list[tuple[int, int | None]]) -> None:
+        """Set the resolved source of link rows, given as (rowid, source id or None)."""
+        if not resolutions:
+            return
+        with self.transaction() as conn:
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS link_updates (rid BIGINT, resolved BIGINT)")
+            conn.execute("DELETE FROM link_updates")
+            bulk_insert(conn, "link_updates", ("rid", "resolved"), [list(r) for r in resolutions])
+            conn.execute("UPDATE note_links SET resolved_id = u.resolved FROM link_updates u "
+                         "WHERE note_links.rowid = u.rid")
+
+    def audit_many(self, lines: list[tuple[str, str, str]]) -> None:
+        now = db_time(utc_now())
+        bulk_insert(self.conn, "audit", ("logged_at", "action", "target", "detail"),
+                    [[now, action, target, detail] for action, target, detail in lines])
 
     def memory(self, memory_id: int) -> MemoryUnit:
         units = self.memories_by_id([memory_id])
@@ -370,10 +450,6 @@ class Store:
         bulk_insert(self.conn, "edges", ("src", "dst", "kind", "valid_from", "valid_until", "recorded_at"),
                     [[s, d, k, db_time(f), db_time(u), now] for s, d, k, f, u in edges])
 
-    def audit(self, action: str, target: str, detail: str = "") -> None:
-        with self.transaction() as conn:
-            conn.execute("INSERT INTO audit VALUES (?, ?, ?, ?)", [db_time(utc_now()), action, target, detail])
-
     def log_recall(self, *, returned: list[int], used: list[int], latency_ms: float, confident: bool,
                    session_id: str | None = None) -> None:
         """One chat recall: what was returned and what the answer used (for the hit rate)."""
@@ -383,13 +459,184 @@ class Store:
                 [db_time(utc_now()), session_id, returned, used, latency_ms, confident],
             )
 
+    # ------------------------------------------------- named reads (write side, recall)
+    def recent_turn_texts(self, session_id: str, limit: int) -> list[str]:
+        """The session's last chat-turn texts, oldest first."""
+        rows = self.query(
+            """SELECT content FROM memories WHERE type = 'chat_turn' AND session_id = ?
+               ORDER BY valid_from DESC, id DESC LIMIT ?""",
+            [session_id, limit],
+        )
+        return [r[0] for r in reversed(rows)]
+
+    def open_session_state_about(self, session_id: str, entity_keys: set[str],
+                                 at: datetime) -> list[tuple[int, datetime]]:
+        """(id, valid_from) of the session's open session_state memories mentioning one of the entities."""
+        rows = self.query(
+            """SELECT DISTINCT m.id, m.valid_from FROM memories m
+               JOIN memory_entities me ON me.memory_id = m.id JOIN entities e ON e.id = me.entity_id
+               WHERE m.type = 'session_state' AND m.session_id = ? AND m.superseded_at IS NULL
+                 AND (m.valid_until IS NULL OR m.valid_until > ?)
+                 AND (CASE WHEN e.qualifier IS NULL THEN e.name ELSE e.name || '@' || e.qualifier END)
+                     IN (SELECT unnest(?))""",
+            [session_id, db_time(at), sorted(entity_keys)],
+        )
+        return [(memory_id, py_time(valid_from)) for memory_id, valid_from in rows]
+
+    def user_profile_facts(self, as_of: datetime, limit: int) -> list[str]:
+        """The user's profile facts true at `as_of`, most relevant first."""
+        valid, params = true_at_sql(as_of)
+        rows = self.query(
+            f"""SELECT content FROM memories WHERE type = 'user_profile' AND subject = 'user' AND NOT archived
+                  AND {valid} ORDER BY relevance DESC, valid_from DESC LIMIT ?""",
+            params + [limit],
+        )
+        return [r[0] for r in rows]
+
+    def recent_user_turns(self, limit: int) -> list[tuple[str, datetime, str]]:
+        """(text, time, session) of the last user chat turns, oldest first."""
+        rows = self.query(
+            """SELECT text, occurred_at, session_id FROM events WHERE kind = 'chat_turn' AND role = 'user'
+               ORDER BY occurred_at DESC, id DESC LIMIT ?""",
+            [limit],
+        )
+        return [(text, py_time(at), session) for text, at, session in reversed(rows)]
+
+    def session_turns(self, session_id: str) -> list[tuple[str, str, datetime]]:
+        """(role, text, time) of a session's user and assistant turns, in order."""
+        rows = self.query(
+            """SELECT role, text, occurred_at FROM events WHERE kind = 'chat_turn' AND session_id = ?
+                 AND role IN ('user', 'assistant') ORDER BY occurred_at, id""",
+            [session_id],
+        )
+        return [(role, text, py_time(at)) for role, text, at in rows]
+
+    def session_summary(self, session_id: str) -> tuple[str | None, int] | None:
+        """(summary, number of turns it covers) of a session, if one was saved."""
+        rows = self.query("SELECT summary, summary_upto FROM sessions WHERE id = ?", [session_id])
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def save_session_summary(self, session_id: str, *, started: datetime, summary: str, upto: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM sessions WHERE id = ?", [session_id])
+            conn.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, NULL)",
+                         [session_id, session_id, db_time(started), summary, upto])
+
+    def last_used_memories(self, session_id: str) -> list[int]:
+        """The memories the session's last answer used (from the recall log)."""
+        rows = self.query("SELECT used FROM recall_log WHERE session_id = ? ORDER BY logged_at DESC LIMIT 1",
+                          [session_id])
+        return list(rows[0][0] or []) if rows else []
+
+    def open_session_state(self, session_id: str, now: datetime) -> list[int]:
+        """Ids of the session's session_state memories still open at `now`."""
+        rows = self.query(
+            """SELECT id FROM memories WHERE type = 'session_state' AND session_id = ?
+                 AND superseded_at IS NULL AND (valid_until IS NULL OR valid_until > ?) ORDER BY id""",
+            [session_id, db_time(now)],
+        )
+        return [r[0] for r in rows]
+
+    # vault sources
+    def note_sources(self) -> list[tuple[int, str, str | None, datetime | None, int | None, datetime | None]]:
+        """(id, ref, fingerprint, mtime, size, deleted_at) of every note source, oldest first."""
+        rows = self.query("SELECT id, ref, fingerprint, mtime, size, deleted_at FROM sources "
+                          "WHERE kind = 'note' ORDER BY id")
+        return [(i, ref, fp, py_time(mtime), size, py_time(deleted)) for i, ref, fp, mtime, size, deleted in rows]
+
+    def attachment_sources(self) -> dict[str, tuple[int, datetime | None]]:
+        """Attachment sources by path: (id, deleted_at)."""
+        rows = self.query("SELECT id, ref, deleted_at FROM sources WHERE kind = 'attachment' ORDER BY id")
+        return {ref: (i, py_time(deleted)) for i, ref, deleted in rows}
+
+    def linkable_sources(self) -> list[tuple[int, str, str, str | None]]:
+        """(id, kind, ref, meta) of the notes and attachments a wikilink may point to."""
+        return self.query("SELECT id, kind, ref, meta FROM sources WHERE kind IN ('note', 'attachment') "
+                          "AND deleted_at IS NULL ORDER BY id")
+
+    def note_link_rows(self, *, unresolved_only: bool) -> list[tuple[int, str, str, int | None]]:
+        """(row, target, linking note's path, resolved source) of the links of live notes."""
+        where = "WHERE l.resolved_id IS NULL" if unresolved_only else ""
+        return self.query(
+            f"""SELECT l.rowid, l.target, s.ref, l.resolved_id FROM note_links l
+                JOIN sources s ON s.id = l.source_id AND s.deleted_at IS NULL {where}"""
+        )
+
+    def open_chunks(self, source_id: int) -> list[tuple[str, int]]:
+        """(content, id) of a source's memories still open, newest first."""
+        return self.query(
+            """SELECT content, id FROM memories WHERE source_id = ? AND valid_until IS NULL
+                 AND superseded_at IS NULL ORDER BY id DESC""",
+            [source_id],
+        )
+
+    def open_memory_ids_of_source(self, source_id: int) -> list[int]:
+        rows = self.query("SELECT id FROM memories WHERE source_id = ? AND valid_until IS NULL ORDER BY id",
+                          [source_id])
+        return [r[0] for r in rows]
+
+    def entity_names(self, labels: tuple[str, ...]) -> list[str]:
+        rows = self.query("SELECT name FROM entities WHERE label IN (SELECT unnest(?))", [list(labels)])
+        return [r[0] for r in rows]
+
+    def user_slot_attributes(self) -> list[str]:
+        rows = self.query("SELECT DISTINCT attribute FROM memories WHERE subject = 'user' AND attribute IS NOT NULL")
+        return sorted(r[0] for r in rows)
+
+    def entities_named_in(self, text: str) -> list[tuple[int, str]]:
+        """Known entities whose name occurs in `text` (names of 3+ characters, or 2+ CJK)."""
+        rows = self.query(
+            """SELECT id, name FROM entities
+               WHERE label NOT IN ('DATE', 'MONEY') AND strpos(lower(?), lower(name)) > 0
+                 AND (length(name) >= 3 OR (length(name) >= 2 AND regexp_matches(name, '[\\x{4e00}-\\x{9fff}]')))""",
+            [text],
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def entities_matching(self, text: str, limit: int = 20) -> list[dict]:
+        """Entities whose name contains `text`, most mentioned first."""
+        return self.query_dicts(
+            """SELECT e.id, e.name, e.label, e.qualifier, count(me.memory_id) AS mentions
+               FROM entities e LEFT JOIN memory_entities me ON me.entity_id = e.id
+               WHERE e.name ILIKE ? GROUP BY ALL ORDER BY mentions DESC, e.name LIMIT ?""",
+            [f"%{text}%", limit],
+        )
+
+    def archivable_ids(self, now: datetime, unused_since: datetime) -> list[int]:
+        """Memories (not chat turns) no longer valid, superseded, or unused since then with low relevance."""
+        rows = self.query(
+            """SELECT id FROM memories WHERE NOT archived AND type <> 'chat_turn' AND (
+                   (valid_until IS NOT NULL AND valid_until <= ?) OR superseded_at IS NOT NULL
+                   OR (coalesce(last_used_at, recorded_at) < ? AND relevance < 1.0)) ORDER BY id""",
+            [db_time(now), db_time(unused_since)],
+        )
+        return [r[0] for r in rows]
+
+    def export_tables(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        """Every table's rows, for export."""
+        for table in ("memories", "events", "sources", "entities", "memory_entities", "edges", "audit"):
+            order = " ORDER BY id" if table in ("memories", "events", "sources", "entities") else ""
+            yield table, self.query_dicts(f"SELECT * FROM {table}{order}")
+
+    def memory_texts(self) -> list[tuple[int, str]]:
+        """(id, the text each memory was embedded from), for re-embedding."""
+        return [(i, t) for i, t in self.query("SELECT id, coalesce(embed_text, content) FROM memories ORDER BY id")]
+
+    def replace_all_vectors(self, ids: list[int], matrix: np.ndarray, embedder_key: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM embeddings")
+            bulk_insert(conn, "embeddings", ("memory_id", "vector"),
+                        [[memory_id, vec.tobytes()] for memory_id, vec in zip(ids, matrix)])
+            conn.execute("DELETE FROM meta WHERE key = 'embedder'")
+            conn.execute("INSERT INTO meta VALUES ('embedder', ?)", [embedder_key])
+
     # -------------------------------------------------------------- bulk loads
     def iter_index_rows(self, batch: int = 20000) -> Iterator[list[tuple]]:
         """All memories with what the in-memory index needs, in batches, ordered by id."""
         with self._lock:
             cursor = self.conn.execute(
                 """SELECT m.id, m.type, m.valid_from, m.valid_until, m.recorded_at, m.superseded_at,
-                          m.archived, m.session_id, m.source_id, m.tokens, e.vector, m.event_id
+                          m.archived, m.session_id, m.source_id, m.tokens, e.vector, m.event_id, m.relevance
                    FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id"""
             )
             while True:
@@ -400,6 +647,16 @@ class Store:
 
     def count(self, table: str) -> int:
         return self.query(f"SELECT count(*) FROM {table}")[0][0]
+
+
+def _db_value(name: str, value: Any) -> Any:
+    return db_time(value) if name in _TIME_FIELDS else value
+
+
+def _arrow_column(values: list) -> Any:
+    import pyarrow as pa
+
+    return pa.nulls(len(values)) if all(v is None for v in values) else pa.array(values)
 
 
 def memory_from_row(row: dict[str, Any]) -> MemoryUnit:

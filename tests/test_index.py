@@ -40,6 +40,6 @@ def test_bm25_prefers_rare_terms_and_forget_removes():
 
 def test_archived_hidden_unless_asked():
     index = build()
-    index.set_archived(1, True)
+    index.update_fields(1, {"archived": True})
     assert 1 not in [i for i, _ in index.bm25(["latte"], index.mask(Filters(as_of=10)), 5)]
     assert 1 in [i for i, _ in index.bm25(["latte"], index.mask(Filters(as_of=10, include_archived=True)), 5)]

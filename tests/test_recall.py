@@ -104,12 +104,12 @@ def test_archived_memories_are_kept_but_not_recalled(eng):
 
 
 def test_session_state_ttl_and_dual_extension(eng):
-    from memory.writer import PendingUnit
+    from memory.changes import Changes, NewMemory
     from memory.model import ExtractedEntity, MemoryUnit
     start = at("2026-06-01T09:00:00")
     unit = MemoryUnit(content="Working on the Atlas migration", type="session_state", valid_from=start,
                       recorded_at=start, valid_until=start + timedelta(minutes=30), session_id="s1")
-    eng.writer.write_units([PendingUnit(unit, unit.content, [ExtractedEntity("Atlas", "PROJECT")])])
+    eng.apply(Changes(memories=[NewMemory(unit, unit.content, [ExtractedEntity("Atlas", "PROJECT")])]))
     assert not eng.recall("Atlas migration", as_of=start + timedelta(hours=2)).results
     for minute in range(3):
         eng.writer.note_mentions("s1", {"Atlas"}, start + timedelta(minutes=minute))

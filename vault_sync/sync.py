@@ -11,11 +11,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
 
+from memory.changes import Changes, NewMemory, NewSource, NoteLinks, SourceTags
 from memory.clock import ensure_utc, to_epoch, utc_now
 from memory.engram import Engram
-from memory.model import Event, ExtractedEntity, MemoryUnit
-from memory.store import bulk_insert, db_time, py_time
-from memory.writer import PendingUnit
+from memory.graph import source_node
+from memory.model import Event, ExtractedEntity, MemoryUnit, Source
 
 from .parse import Chunk, ParsedNote, parse_note, resolve_link
 from .scan import (
@@ -113,7 +113,7 @@ class VaultIndexer:
             self._record_attachments(scan.attachments, report, full=True)  # first: embeds resolve to them
             self._process(changed, missing, stored, report, progress)
             report.seconds = time.perf_counter() - started
-            self.eng.store.set_meta("vault_last_sync", utc_now().isoformat())
+            self.eng.apply(Changes(meta={"vault_last_sync": utc_now().isoformat()}))
             return report
 
     def sync_paths(self, rel_paths: Iterable[str]) -> SyncReport:
@@ -139,7 +139,7 @@ class VaultIndexer:
             self._record_attachments(attachments, report, full=False)
             self._process(changed, missing, stored, report, None)
             report.seconds = time.perf_counter() - started
-            self.eng.store.set_meta("vault_last_sync", utc_now().isoformat())
+            self.eng.apply(Changes(meta={"vault_last_sync": utc_now().isoformat()}))
             return report
 
     # --------------------------------------------------------------------- the diff
@@ -190,10 +190,8 @@ class VaultIndexer:
     def _stored_notes(self) -> dict[str, StoredNote]:
         """Note sources by path; a live row wins over a deleted one at the same path."""
         notes: dict[str, StoredNote] = {}
-        for id_, ref, fingerprint, mtime, size, deleted in self.eng.store.query(
-            "SELECT id, ref, fingerprint, mtime, size, deleted_at FROM sources WHERE kind = 'note' ORDER BY id"
-        ):
-            row = StoredNote(id_, ref, fingerprint, py_time(mtime), size, deleted is not None)
+        for id_, ref, fingerprint, mtime, size, deleted in self.eng.store.note_sources():
+            row = StoredNote(id_, ref, fingerprint, mtime, size, deleted is not None)
             if ref not in notes or notes[ref].deleted:
                 notes[ref] = row
         return notes
@@ -202,8 +200,7 @@ class VaultIndexer:
         """Note titles feed the EntityRuler so mentions of other notes are found in text."""
         names = [Path(rel).stem for rel in notes]
         if not self._known_loaded:
-            names += [r[0] for r in self.eng.store.query(
-                "SELECT name FROM entities WHERE label IN ('NOTE', 'ALIAS')")]
+            names += self.eng.store.entity_names(("NOTE", "ALIAS"))
             self._known_loaded = True
         self.eng.extractor.add_known(names, "NOTE")
 
@@ -227,8 +224,7 @@ class VaultIndexer:
         extraction_lines = MARKDOWN_NOISE.sub("", parsed.extraction_text).split("\n")
         title_entity = ExtractedEntity(parsed.title, "NOTE")
         alias_entities = [ExtractedEntity(a, "NOTE") for a in parsed.aliases]
-        pending: list[PendingUnit] = []
-        kept: dict[int, tuple[int, int]] = {}
+        changes = Changes()
         chunks = note_chunks(parsed, self.chunk_chars)
         if self._ner_now:
             eng.extractor.prefetch("\n".join(extraction_lines[c.line_start - 1 : c.line_end]) for c in chunks)
@@ -236,154 +232,86 @@ class VaultIndexer:
             text = chunk.text
             same_text = open_chunks.get(text)
             if same_text:
-                kept[same_text.pop()] = (chunk.line_start, chunk.line_end)
+                changes.update(same_text.pop(), line_start=chunk.line_start, line_end=chunk.line_end)
                 continue
             mention_text = "\n".join(extraction_lines[chunk.line_start - 1 : chunk.line_end])
             entities = [title_entity, *alias_entities,
                         *eng.extractor.entities(mention_text, statistical=self._ner_now)]
             unit = MemoryUnit(content=text, type=NOTE_TYPE, valid_from=valid_from, recorded_at=written,
                               source_id=source_id, line_start=chunk.line_start, line_end=chunk.line_end)
-            pending.append(PendingUnit(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities))
+            changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities))
         report.timings["extract"] += time.perf_counter() - t0
-        closed = [memory_id for ids in open_chunks.values() for memory_id in ids]  # text gone from the note
-        event = Event(kind="note_edited" if current and not current.deleted else "note_created",
-                      at=written, text=file.rel_path, source_id=source_id, recorded_at=now)
+        for memory_id in (i for ids in open_chunks.values() for i in ids):  # text gone from the note
+            changes.update(memory_id, valid_until=written)
+        changes.events.append(Event(kind="note_edited" if current and not current.deleted else "note_created",
+                                    at=written, text=file.rel_path, source_id=source_id, recorded_at=now))
         meta = json.dumps({"aliases": parsed.aliases, "tags": parsed.tags}, ensure_ascii=False)
+        if current is None:
+            changes.sources.append(NewSource(
+                Source(kind="note", ref=file.rel_path, fingerprint=note.fingerprint, mtime=file.mtime,
+                       title=parsed.title, created_at=now, id=source_id), meta=meta, size=file.size))
+        else:
+            changes.update_source(source_id, ref=file.rel_path, fingerprint=note.fingerprint, mtime=file.mtime,
+                                  title=parsed.title, deleted_at=None, meta=meta, size=file.size)
+        changes.note_links.append(NoteLinks(source_id, [(link.target, "embed" if link.embed else "link", link.line)
+                                                        for link in parsed.links]))
+        changes.tags.append(SourceTags(source_id, parsed.tags, valid_from, changed_at=now))
 
-        def inside(conn) -> None:
-            if current is None:
-                conn.execute(
-                    """INSERT INTO sources (id, kind, ref, fingerprint, mtime, title, created_at, deleted_at, meta, size)
-                       VALUES (?, 'note', ?, ?, ?, ?, ?, NULL, ?, ?)""",
-                    [source_id, file.rel_path, note.fingerprint, db_time(file.mtime), parsed.title,
-                     db_time(now), meta, file.size],
-                )
-            else:
-                conn.execute(
-                    """UPDATE sources SET ref = ?, fingerprint = ?, mtime = ?, title = ?, deleted_at = NULL,
-                              meta = ?, size = ? WHERE id = ?""",
-                    [file.rel_path, note.fingerprint, db_time(file.mtime), parsed.title, meta, file.size, source_id],
-                )
-            if closed:
-                conn.execute("UPDATE memories SET valid_until = ? WHERE id IN (SELECT unnest(?))",
-                             [db_time(written), closed])
-            for memory_id, (start, end) in kept.items():
-                conn.execute("UPDATE memories SET line_start = ?, line_end = ? WHERE id = ?", [start, end, memory_id])
-            conn.execute("DELETE FROM note_links WHERE source_id = ?", [source_id])
-            bulk_insert(conn, "note_links", ("source_id", "target", "kind", "line"),
-                        [[source_id, link.target, "embed" if link.embed else "link", link.line]
-                         for link in parsed.links])
-            self._tag_edges(conn, source_id, parsed.tags, valid_from)
-
-        before = dict(eng.writer.seconds)
-        result = eng.writer.write_units(pending, [event], inside=inside)
+        before = dict(eng.write_path.seconds)
+        result = eng.apply(changes)
         for part in ("embed", "store"):
-            report.timings[part] += eng.writer.seconds[part] - before[part]
-        report.chunks += len(pending)
+            report.timings[part] += eng.write_path.seconds[part] - before[part]
+        report.chunks += len(changes.memories)
         report.entities += result.entities
         report.links += len(parsed.links)
-        self._after_note(source_id, file, parsed, closed, written)
 
     def _open_chunks(self, source_id: int) -> dict[str, list[int]]:
         """The note's current chunks by text (a note may repeat a section word for word)."""
-        rows = self.eng.store.query(
-            """SELECT content, id FROM memories WHERE source_id = ? AND valid_until IS NULL
-                 AND superseded_at IS NULL ORDER BY id DESC""",
-            [source_id],
-        )
         found: dict[str, list[int]] = defaultdict(list)
-        for content, memory_id in rows:
+        for content, memory_id in self.eng.store.open_chunks(source_id):
             found[content].append(memory_id)
         return found
 
-    def _tag_edges(self, conn, source_id: int, tags: list[str], valid_from: datetime) -> None:
-        conn.execute("UPDATE edges SET valid_until = ? WHERE src = ? AND kind = 'tagged' AND valid_until IS NULL",
-                     [db_time(utc_now()), f"s:{source_id}"])
-        if not tags:
-            return
-        tag_ids = self.eng.store.entity_ids([(t, "TAG", None) for t in tags], at=valid_from)
-        self.eng.store.add_edges([(f"s:{source_id}", f"e:{i}", "tagged", valid_from, None) for i in tag_ids])
-
-    def _after_note(self, source_id: int, file: VaultFile, parsed: ParsedNote, closed: list[int],
-                    written: datetime) -> None:
-        """Index and graph follow what was committed for one note."""
-        for memory_id in closed:
-            self.eng.index.set_times(memory_id, valid_until=to_epoch(written))
-        graph = self.eng.graph_if_built()
-        if graph is None:
-            return
-        graph.add_source(source_id, "note", file.rel_path, parsed.title)
-        for memory_id in closed:
-            graph.close_memory(memory_id, valid_until=written)
-        graph.refresh_edges(self.eng.store, f"s:{source_id}", "tagged")
-
     # --------------------------------------------------------- renames, deletes
     def _touch(self, current: StoredNote, file: VaultFile) -> None:
-        self.eng.store.execute("UPDATE sources SET mtime = ?, size = ? WHERE id = ?",
-                               [db_time(file.mtime), file.size, current.source_id])
+        changes = Changes()
+        changes.update_source(current.source_id, mtime=file.mtime, size=file.size)
+        self.eng.apply(changes)
 
     def _rename(self, old: StoredNote, file: VaultFile) -> None:
         now = utc_now()
-        with self.eng.store.transaction() as conn:
-            conn.execute(
-                "UPDATE sources SET ref = ?, title = ?, mtime = ?, size = ?, deleted_at = NULL WHERE id = ?",
-                [file.rel_path, Path(file.rel_path).stem, db_time(file.mtime), file.size, old.source_id],
-            )
-            event_id = self.eng.store.next_ids("events", 1)[0]
-            conn.execute(
-                "INSERT INTO events VALUES (?, 'note_renamed', ?, ?, NULL, NULL, NULL, ?, ?)",
-                [event_id, db_time(min(file.mtime, now)), db_time(now), f"{old.ref} -> {file.rel_path}",
-                 old.source_id],
-            )
-        self.eng.forget_source_cache(old.source_id)
-        graph = self.eng.graph_if_built()
-        if graph is not None:
-            graph.add_source(old.source_id, "note", file.rel_path, Path(file.rel_path).stem)
+        changes = Changes(events=[Event(kind="note_renamed", at=min(file.mtime, now), recorded_at=now,
+                                        text=f"{old.ref} -> {file.rel_path}", source_id=old.source_id)])
+        changes.update_source(old.source_id, ref=file.rel_path, title=Path(file.rel_path).stem, mtime=file.mtime,
+                              size=file.size, deleted_at=None)
+        self.eng.apply(changes)
 
     def _delete(self, old: StoredNote) -> None:
         now = utc_now()
-        with self.eng.store.transaction() as conn:
-            conn.execute("UPDATE sources SET deleted_at = ? WHERE id = ?", [db_time(now), old.source_id])
-            closed = [r[0] for r in conn.execute(
-                "SELECT id FROM memories WHERE source_id = ? AND valid_until IS NULL", [old.source_id]).fetchall()]
-            conn.execute("UPDATE memories SET valid_until = ? WHERE source_id = ? AND valid_until IS NULL",
-                         [db_time(now), old.source_id])
-            conn.execute("UPDATE edges SET valid_until = ? WHERE src = ? AND valid_until IS NULL",
-                         [db_time(now), f"s:{old.source_id}"])
-            event_id = self.eng.store.next_ids("events", 1)[0]
-            conn.execute("INSERT INTO events VALUES (?, 'note_deleted', ?, ?, NULL, NULL, NULL, ?, ?)",
-                         [event_id, db_time(now), db_time(now), old.ref, old.source_id])
-        for memory_id in closed:
-            self.eng.index.set_times(memory_id, valid_until=to_epoch(now))
-        graph = self.eng.graph_if_built()
-        if graph is not None:
-            for memory_id in closed:
-                graph.close_memory(memory_id, valid_until=now)
-            graph.mark_source_deleted(old.source_id, now)
+        changes = Changes(events=[Event(kind="note_deleted", at=now, recorded_at=now, text=old.ref,
+                                        source_id=old.source_id)],
+                          close_edges_from=[(source_node(old.source_id), now)])
+        changes.update_source(old.source_id, deleted_at=now)
+        for memory_id in self.eng.store.open_memory_ids_of_source(old.source_id):
+            changes.update(memory_id, valid_until=now)
+        self.eng.apply(changes)
 
     # -------------------------------------------------------------- attachments
     def _record_attachments(self, files: dict[str, VaultFile], report: SyncReport, *, full: bool) -> None:
-        store = self.eng.store
-        known = {ref: (id_, deleted) for id_, ref, deleted in store.query(
-            "SELECT id, ref, deleted_at FROM sources WHERE kind = 'attachment'")}
+        known = self.eng.store.attachment_sources()
         now = utc_now()
-        with store.transaction() as conn:
-            for rel, file in files.items():
-                if rel in known:
-                    conn.execute("UPDATE sources SET mtime = ?, size = ?, deleted_at = NULL WHERE id = ?",
-                                 [db_time(file.mtime), file.size, known[rel][0]])
-                    continue
-                source_id = store.next_ids("sources", 1)[0]
-                conn.execute(
-                    """INSERT INTO sources (id, kind, ref, fingerprint, mtime, title, created_at, deleted_at, size)
-                       VALUES (?, 'attachment', ?, NULL, ?, ?, ?, NULL, ?)""",
-                    [source_id, rel, db_time(file.mtime), Path(rel).name, db_time(now), file.size],
-                )
-            if full:
-                gone = [id_ for ref, (id_, deleted) in known.items() if ref not in files and deleted is None]
-                if gone:
-                    conn.execute("UPDATE sources SET deleted_at = ? WHERE id IN (SELECT unnest(?))",
-                                 [db_time(now), gone])
+        changes = Changes()
+        for rel, file in files.items():
+            if rel in known:
+                changes.update_source(known[rel][0], mtime=file.mtime, size=file.size, deleted_at=None)
+            else:
+                changes.sources.append(NewSource(Source(kind="attachment", ref=rel, mtime=file.mtime,
+                                                        title=Path(rel).name, created_at=now), size=file.size))
+        if full:
+            for ref, (source_id, deleted) in known.items():
+                if ref not in files and deleted is None:
+                    changes.update_source(source_id, deleted_at=now)
+        self.eng.apply(changes)
         report.attachments = len(files)
 
     # -------------------------------------------------------------------- links
@@ -392,34 +320,20 @@ class VaultIndexer:
         store = self.eng.store
         titles: dict[str, list[str]] = defaultdict(list)
         by_path: dict[str, int] = {}
-        for id_, kind, ref, meta in store.query(
-            "SELECT id, kind, ref, meta FROM sources WHERE kind IN ('note', 'attachment') AND deleted_at IS NULL"
-        ):
+        for id_, kind, ref, meta in store.linkable_sources():
             by_path[ref] = id_
             name = ref.rsplit("/", 1)[-1]
             titles[(name[:-3] if kind == "note" and name.lower().endswith(".md") else name).lower()].append(ref)
             for alias in (json.loads(meta).get("aliases", []) if meta else []):
                 titles[str(alias).lower()].append(ref)
-        where = "" if full else "WHERE l.resolved_id IS NULL"
-        rows = store.query(
-            f"""SELECT l.rowid, l.target, s.ref, l.resolved_id FROM note_links l
-                JOIN sources s ON s.id = l.source_id AND s.deleted_at IS NULL {where}"""
-        )
+        rows = store.note_link_rows(unresolved_only=not full)
         updates = []
         for rowid, target, from_path, resolved in rows:
             path = resolve_link(target, titles, from_path)
             new = by_path.get(path) if path else None
             if new != resolved:
                 updates.append((rowid, new))
-        if updates:
-            with store.transaction() as conn:
-                conn.execute("CREATE TEMP TABLE IF NOT EXISTS link_updates (rid BIGINT, resolved BIGINT)")
-                conn.execute("DELETE FROM link_updates")
-                bulk_insert(conn, "link_updates", ("rid", "resolved"), [list(u) for u in updates])
-                conn.execute("UPDATE note_links SET resolved_id = u.resolved FROM link_updates u WHERE note_links.rowid = u.rid")
-            graph = self.eng.graph_if_built()
-            if graph is not None:
-                graph.reload_links(store)
+        self.eng.apply(Changes(link_resolutions=updates))
         return sum(1 for _, _, _, r in rows if r is not None) + sum(1 for _, n in updates if n is not None)
 
 

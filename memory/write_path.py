@@ -1,0 +1,258 @@
+"""The one write path: every change to memories, sources, events, entities and edges goes through here.
+
+`WritePath.apply(changes)` prepares what the change needs outside the lock (search tokens,
+vectors), commits the SQL in one transaction, then brings the in-memory index and the graph up to
+date in one place. Chat write-back, vault sync, supersession, archive, forget, edit, relevance
+feedback and re-embedding all hand it a `Changes` value.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .changes import Changes, NewMemory
+from .embed import Embedder
+from .errors import NotFoundError
+from .extract import tokenize_for_search
+from .graph import LazyGraph, entity_node, memory_node, source_node
+from .index import HybridIndex
+from .model import CHAT_TURN, ExtractedEntity
+from .store import Store
+from .temporal import supersede
+
+EMBED_BATCH = 256
+
+
+@dataclass
+class WriteReport:
+    turns: int = 0
+    memories: int = 0
+    superseded: int = 0
+    confirmations: int = 0
+    entities: int = 0
+    skipped: int = 0
+    memory_ids: list[int] = field(default_factory=list)
+    turn_ids: list[int] = field(default_factory=list)
+    event_ids: list[int] = field(default_factory=list)
+    entity_keys: dict[int, list[str]] = field(default_factory=dict)  # memory id -> its entities' keys
+
+    def as_json(self) -> dict:
+        return {
+            "turns": self.turns, "memories": self.memories, "superseded": self.superseded,
+            "confirmations": self.confirmations, "entities": self.entities, "skipped": self.skipped,
+            "memory_ids": self.memory_ids, "turn_ids": self.turn_ids,
+        }
+
+
+@dataclass
+class _Prepared:
+    tokens: list[str]  # per new memory, space-joined
+    vectors: np.ndarray  # per new memory
+    edit_tokens: dict[int, str]
+    edit_vectors: dict[int, np.ndarray]
+
+
+class WritePath:
+    """Applies `Changes` to the store (one transaction), then to the index and the graph."""
+
+    def __init__(self, store: Store, index: HybridIndex, graph: LazyGraph, embedder: Embedder,
+                 tokenize: Callable[[str], list[str]] = tokenize_for_search) -> None:
+        self.store = store
+        self.index = index
+        self.graph = graph
+        self.embedder = embedder
+        self.tokenize = tokenize
+        self.seconds: dict[str, float] = {"embed": 0.0, "store": 0.0}  # cumulative, for benchmarks
+        self.listeners: list[Callable[[Changes], None]] = []  # told after each commit (caches)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, changes: Changes, report: WriteReport | None = None) -> WriteReport:
+        report = report or WriteReport()
+        if changes.is_empty():
+            return report
+        started = time.perf_counter()
+        prepared = self._prepare(changes)
+        embedded = time.perf_counter()
+        self.seconds["embed"] += embedded - started
+        store = self.store
+        with store.transaction():
+            self._assign_ids(changes)
+            self._resolve_supersessions(changes)
+            entity_ids = self._entity_ids(changes)
+            tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from) for st in changes.tags]
+            self._write_sql(changes, prepared, entity_ids, tag_ids)
+        self._follow(changes, prepared, entity_ids, tag_ids)
+        self.seconds["store"] += time.perf_counter() - embedded
+        self._report(changes, entity_ids, report)
+        for listener in self.listeners:
+            listener(changes)
+        return report
+
+    def _prepare(self, changes: Changes) -> _Prepared:
+        texts = [m.index_text for m in changes.memories]
+        edits = {i: f["content"] for i, f in changes.updates.items() if "content" in f}
+        vectors = self.embed(texts + list(edits.values()))
+        tokens = [" ".join(self.tokenize(m.index_text) + m.context_tokens) for m in changes.memories]
+        edit_tokens = {i: " ".join(self.tokenize(text)) for i, text in edits.items()}
+        edit_vectors = dict(zip(edits, vectors[len(texts):]))
+        return _Prepared(tokens, vectors[: len(texts)], edit_tokens, edit_vectors)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        parts = [self.embedder.embed(texts[i : i + EMBED_BATCH]) for i in range(0, len(texts), EMBED_BATCH)]
+        return np.vstack(parts)
+
+    def reembed(self, progress: Callable[[int], None] | None = None, batch: int = EMBED_BATCH) -> int:
+        """Every memory's vector from the current embedder, replaced at once in the store and the index."""
+        rows = self.store.memory_texts()
+        parts = []
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            parts.append(self.embedder.embed([text for _, text in chunk]))
+            if progress:
+                progress(len(chunk))
+        matrix = np.vstack(parts) if parts else np.zeros((0, self.embedder.dim), np.float32)
+        ids = [memory_id for memory_id, _ in rows]
+        self.store.replace_all_vectors(ids, matrix, f"{self.embedder.name}|{self.embedder.dim}")
+        self.index.set_vectors(ids, matrix)
+        return len(rows)
+
+    def _assign_ids(self, changes: Changes) -> None:
+        store = self.store
+        unnumbered = [n for n in changes.sources if n.source.id is None]
+        for n, source_id in zip(unnumbered, store.next_ids("sources", len(unnumbered))):
+            n.source.id = source_id
+        for event, event_id in zip(changes.events, store.next_ids("events", len(changes.events))):
+            event.id = event_id
+        for memory, memory_id in zip(changes.memories, store.next_ids("memories", len(changes.memories))):
+            memory.unit.id = memory_id
+            if memory.event is not None:
+                memory.unit.event_id = memory.event.id
+
+    def _resolve_supersessions(self, changes: Changes) -> None:
+        """Close each superseded value; stored ones become updates, pending ones change in place."""
+        stored_ids = [s.old for s in changes.supersessions if isinstance(s.old, int)]
+        stored = self.store.memories_by_id(stored_ids)
+        for s in changes.supersessions:
+            if isinstance(s.old, NewMemory):
+                s.old.unit = supersede(s.old.unit, s.new.unit)
+                continue
+            old = stored.get(s.old)
+            if old is None:
+                raise NotFoundError(f"no memory with id {s.old} to supersede")
+            unit = supersede(old, s.new.unit)
+            changes.update(unit.id, valid_until=unit.valid_until, superseded_at=unit.superseded_at,
+                           superseded_by=unit.superseded_by)
+
+    def _entity_ids(self, changes: Changes) -> list[list[int]]:
+        out = []
+        for memory in changes.memories:
+            keys = [(e.text, e.label, e.qualifier) for e in unique_entities(memory.entities)]
+            out.append(self.store.entity_ids(keys, at=memory.unit.recorded_at))
+        return out
+
+    def _write_sql(self, changes: Changes, prepared: _Prepared,
+                   entity_ids: list[list[int]], tag_ids: list[list[int]]) -> None:
+        store = self.store
+        store.insert_sources(changes.sources)
+        if changes.source_updates:
+            store.update_sources(changes.source_updates)
+        store.insert_events(changes.events)
+        store.insert_memory_entities([(m.unit.id, e) for m, ids in zip(changes.memories, entity_ids) for e in ids])
+        store.insert_memories([m.unit for m in changes.memories], prepared.tokens, prepared.vectors,
+                              [m.index_text for m in changes.memories])
+        if changes.updates:
+            store.update_memories(changes.updates, prepared.edit_tokens, prepared.edit_vectors)
+        if changes.forgets:
+            units = store.memories_by_id(changes.forgets)
+            store.delete_memories(list(units.values()))
+            changes.audit += [("forget", f"memory:{i}", f"type={units[i].type}; reason={reason}")
+                              for i, reason in changes.forgets.items() if i in units]
+        for src, at in changes.close_edges_from:
+            store.close_edges_from(src, at)
+        for st, ids in zip(changes.tags, tag_ids):
+            store.close_edges_from(source_node(st.source_id), st.changed_at, kind="tagged")
+        store.add_edges([(e.src, e.dst, e.kind, e.valid_from, e.valid_until) for e in changes.edges]
+                        + [(memory_node(s.new.unit.id), memory_node(_old_id(s.old)), "supersedes",
+                            s.new.unit.valid_from, None) for s in changes.supersessions]
+                        + [(source_node(st.source_id), entity_node(i), "tagged", st.valid_from, None)
+                           for st, ids in zip(changes.tags, tag_ids) for i in ids])
+        for links in changes.note_links:
+            store.replace_note_links(links.source_id, links.links)
+        store.resolve_note_links(changes.link_resolutions)
+        store.audit_many(changes.audit)
+        for key, value in changes.meta.items():
+            store.set_meta(key, value)
+
+    # ------------------------------------------------------- index and graph
+    def _follow(self, changes: Changes, prepared: _Prepared,
+                entity_ids: list[list[int]], tag_ids: list[list[int]]) -> None:
+        """Bring the index and (when built) the graph up to date with what was committed."""
+        index = self.index
+        for memory, tokens, vector in zip(changes.memories, prepared.tokens, prepared.vectors):
+            index.add_unit(memory.unit, tokens.split(), vector)
+        edited = {i for i, f in changes.updates.items() if "content" in f}
+        for memory_id in edited:
+            index.replace_text(memory_id, prepared.edit_tokens[memory_id].split(), prepared.edit_vectors[memory_id])
+        for memory_id, fields in changes.updates.items():
+            index.update_fields(memory_id, fields)
+        for memory_id in changes.forgets:
+            index.remove(memory_id)
+        graph = self.graph.if_built()
+        if graph is None:
+            return
+        for n in changes.sources:
+            graph.put_source(n.source.id, n.source.kind, n.source.ref, n.source.title, n.source.deleted_at)
+        for source_id, fields in changes.source_updates.items():
+            graph.update_source(source_id, fields)
+        for memory, ids in zip(changes.memories, entity_ids):
+            for entity, entity_id in zip(unique_entities(memory.entities), ids):
+                graph.add_entity(entity_id, entity.text, entity.label, entity.qualifier)
+        for st, ids in zip(changes.tags, tag_ids):
+            graph.close_edges_from(source_node(st.source_id), st.changed_at, kinds={"tagged"})
+            for tag, entity_id in zip(st.tags, ids):
+                graph.add_entity(entity_id, tag, "TAG", None)
+        for memory, ids in zip(changes.memories, entity_ids):
+            graph.add_memory(memory.unit, ids)
+        for memory_id, fields in changes.updates.items():
+            graph.update_memory(memory_id, fields)
+        for memory_id in changes.forgets:
+            graph.remove_memory(memory_id)
+        for src, at in changes.close_edges_from:
+            graph.close_edges_from(src, at, kinds=None)
+        for e in changes.edges:
+            graph.add_edge(e.src, e.dst, e.kind, e.valid_from, e.valid_until)
+        for s in changes.supersessions:
+            graph.add_edge(memory_node(s.new.unit.id), memory_node(_old_id(s.old)), "supersedes",
+                           s.new.unit.valid_from)
+        for st, ids in zip(changes.tags, tag_ids):
+            for entity_id in ids:
+                graph.add_edge(source_node(st.source_id), entity_node(entity_id), "tagged", st.valid_from)
+        if changes.note_links or changes.link_resolutions:
+            graph.reload_links(self.store)
+
+    def _report(self, changes: Changes, entity_ids: list[list[int]],
+                report: WriteReport) -> None:
+        report.event_ids += [e.id for e in changes.events]
+        for memory, ids in zip(changes.memories, entity_ids):
+            (report.turn_ids if memory.unit.type == CHAT_TURN else report.memory_ids).append(memory.unit.id)
+            report.entity_keys[memory.unit.id] = [e.key for e in unique_entities(memory.entities)]
+        report.turns += sum(1 for m in changes.memories if m.unit.type == CHAT_TURN)
+        report.memories += sum(1 for m in changes.memories if m.unit.type != CHAT_TURN)
+        report.superseded += len(changes.supersessions)
+        report.entities += len({i for ids in entity_ids for i in ids})
+
+
+def _old_id(old: int | NewMemory) -> int:
+    return old.unit.id if isinstance(old, NewMemory) else old
+
+
+def unique_entities(entities: list[ExtractedEntity]) -> list[ExtractedEntity]:
+    seen: dict[tuple[str, str | None], ExtractedEntity] = {}
+    for entity in entities:
+        seen.setdefault((entity.text, entity.qualifier), entity)
+    return list(seen.values())
