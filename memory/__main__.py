@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("watch", parents=[common], help="index a vault, then follow its changes")
     p.add_argument("vault")
     sub.add_parser("reembed", parents=[common], help="re-embed all memories with the current embedder")
+    sub.add_parser("check", parents=[common], help="do the store, the index and the graph agree?")
     return parser
 
 
@@ -209,6 +210,17 @@ def cmd_reembed(args) -> int:
     return 0
 
 
+def cmd_check(args) -> int:
+    with _open(args) as eng:
+        eng.graph()
+        report = eng.check()
+    checked = ", ".join(f"{v} {k}" for k, v in report.checked.items())
+    human = (f"consistent: store, index and graph agree ({checked})" if report.clean else
+             "\n".join([f"{sum(report.counts.values())} differences ({checked}):"] + report.differences))
+    _emit(args, report.as_json(), human)
+    return 0 if report.clean else 1
+
+
 def _print_sync(args, report, title: str) -> None:
     if getattr(args, "json", False):
         print(json.dumps(report.as_json(), ensure_ascii=False))
@@ -262,6 +274,7 @@ COMMANDS = {
     "ingest": cmd_ingest, "watch": cmd_watch,
     "remember": cmd_remember, "import-chat": cmd_import_chat, "recall": cmd_recall,
     "health": cmd_health, "ask": cmd_ask, "export": cmd_export, "forget": cmd_forget, "reembed": cmd_reembed,
+    "check": cmd_check,
 }
 
 

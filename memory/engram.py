@@ -9,7 +9,7 @@ import os
 from collections import deque
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .changes import Changes
 from .chatlog import ChatMessage, check_message
@@ -27,6 +27,9 @@ from .store import Store, dumps
 from .temporal import RELEVANCE_USED, RELEVANCE_WRONG, adjust_relevance
 from .write_path import WritePath, WriteReport
 from .writer import MessageWriter
+
+if TYPE_CHECKING:
+    from .check import CheckReport
 
 DB_NAME = "engram.duckdb"
 
@@ -244,6 +247,12 @@ class Engram:
         count = self.write_path.reembed(progress=progress)
         self.embedder_mismatch = None
         return count
+
+    def check(self) -> "CheckReport":
+        """Do the store, the index and the graph agree? (the graph only when this process built it)"""
+        from .check import check
+
+        return check(self.store, self.index, self.graphs.if_built(), vectors=not self.embedder_mismatch)
 
     def health(self) -> dict:
         from .health import compute_health

@@ -14,7 +14,7 @@ import networkx as nx
 
 from .clock import ensure_utc
 from .model import MemoryUnit
-from .store import Store, py_time
+from .store import Store
 from .temporal import true_at
 
 MAX_CO_OCCURRING = 8  # entities per memory linked pairwise by co_occurs
@@ -69,37 +69,28 @@ class MemoryGraph:
     @classmethod
     def from_store(cls, store: Store) -> "MemoryGraph":
         graph = cls()
+        rows = store.graph_rows()
         with graph._lock:
             g = graph.g
-            for id_, name, label, qualifier in store.query("SELECT id, name, label, qualifier FROM entities"):
+            for id_, name, label, qualifier in rows.entities:
                 g.add_node(entity_node(id_), kind="entity", name=name, label=label, qualifier=qualifier)
-            for id_, kind, ref, title, deleted in store.query(
-                "SELECT id, kind, ref, title, deleted_at FROM sources"
-            ):
+            for id_, kind, ref, title, deleted in rows.sources:
                 g.add_node(source_node(id_), kind="source", source_kind=kind, ref=ref, title=title,
-                           deleted_at=py_time(deleted))
-            for row in store.query(
-                """SELECT id, type, valid_from, valid_until, recorded_at, superseded_at, source_id,
-                          event_id, archived, substr(content, 1, 120) FROM memories"""
-            ):
+                           deleted_at=deleted)
+            for row in rows.memories:
                 graph._add_memory_row(*row)
             entities_of: dict[int, list[int]] = {}
-            for memory_id, entity_id in store.query("SELECT memory_id, entity_id FROM memory_entities"):
+            for memory_id, entity_id in rows.mentions:
                 entities_of.setdefault(memory_id, []).append(entity_id)
             for memory_id, entity_ids in entities_of.items():
                 graph._link_entities(memory_id, entity_ids)
-            for src, dst, kind, valid_from, valid_until in store.query(
-                "SELECT src, dst, kind, valid_from, valid_until FROM edges ORDER BY recorded_at, rowid"
-            ):
-                g.add_edge(src, dst, key=kind, kind=kind, valid_from=py_time(valid_from),
-                           valid_until=py_time(valid_until))
-            graph._add_links(store)
+            for src, dst, kind, valid_from, valid_until in rows.edges:
+                g.add_edge(src, dst, key=kind, kind=kind, valid_from=valid_from, valid_until=valid_until)
+            graph._add_links(rows.links)
         return graph
 
-    def _add_links(self, store: Store) -> None:
-        for src, dst in store.query(
-            "SELECT DISTINCT source_id, resolved_id FROM note_links WHERE resolved_id IS NOT NULL"
-        ):
+    def _add_links(self, links: list[tuple[int, int]]) -> None:
+        for src, dst in links:
             self.g.add_edge(source_node(src), source_node(dst), key="links_to", kind="links_to")
 
     def reload_links(self, store: Store) -> None:
@@ -108,15 +99,14 @@ class MemoryGraph:
             stale = [(u, v) for u, v, k in self.g.edges(keys=True) if k == "links_to"]
             for u, v in stale:
                 self.g.remove_edge(u, v, key="links_to")
-            self._add_links(store)
+            self._add_links(store.resolved_links())
 
     def _add_memory_row(self, id_, type_, valid_from, valid_until, recorded_at, superseded_at,
                         source_id, event_id, archived, label) -> None:
         node = memory_node(id_)
         self.g.add_node(
-            node, kind="memory", type=type_, label=label, valid_from=py_time(valid_from),
-            valid_until=py_time(valid_until), recorded_at=py_time(recorded_at),
-            superseded_at=py_time(superseded_at), archived=bool(archived),
+            node, kind="memory", type=type_, label=label, valid_from=valid_from, valid_until=valid_until,
+            recorded_at=recorded_at, superseded_at=superseded_at, archived=bool(archived),
         )
         if source_id is not None:
             self.g.add_edge(node, source_node(source_id), key="from_source", kind="from_source")
@@ -193,9 +183,34 @@ class MemoryGraph:
                 node.update(attrs)
 
     def remove_memory(self, memory_id: int) -> None:
+        """A forgotten memory: its node goes, and co_occurs edges no other memory supports."""
         with self._lock:
-            if memory_node(memory_id) in self.g:
-                self.g.remove_node(memory_node(memory_id))
+            node = memory_node(memory_id)
+            if node not in self.g:
+                return
+            entities = self._co_occurring(node)
+            neighbours = set(self.g.successors(node)) | set(self.g.predecessors(node))
+            self.g.remove_node(node)
+            for other in neighbours:  # an event node exists only through the memories made from it
+                if "kind" not in self.g.nodes[other] and self.g.degree(other) == 0:
+                    self.g.remove_node(other)
+            for a, b in combinations(entities, 2):
+                if self.g.has_edge(a, b, key="co_occurs") and not self._supports(a, b):
+                    self.g.remove_edge(a, b, key="co_occurs")
+
+    def _co_occurring(self, memory: str) -> list[str]:
+        """The entities of a memory linked pairwise by co_occurs (as `_link_entities` chose them)."""
+        ids = sorted({int(v[2:]) for _, v, k in self.g.out_edges(memory, keys=True) if k == "mentions"})
+        return [entity_node(i) for i in ids[:MAX_CO_OCCURRING]]
+
+    def _supports(self, a: str, b: str) -> bool:
+        """Whether some memory still links entities a and b by co_occurs."""
+        mentions_a = {u for u, _, k in self.g.in_edges(a, keys=True) if k == "mentions"}
+        for memory in (u for u, _, k in self.g.in_edges(b, keys=True) if k == "mentions" and u in mentions_a):
+            chosen = self._co_occurring(memory)
+            if a in chosen and b in chosen:
+                return True
+        return False
 
     # ------------------------------------------------------------------ reads
     def node_valid(self, node: str, as_of: datetime) -> bool:

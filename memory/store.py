@@ -5,6 +5,7 @@ import json
 import shutil
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
@@ -579,6 +580,13 @@ class Store:
         rows = self.query("SELECT name FROM entities WHERE label IN (SELECT unnest(?))", [list(labels)])
         return [r[0] for r in rows]
 
+    def superseded_by_any(self, ids: list[int]) -> list[int]:
+        """Memories whose successor is one of `ids`."""
+        if not ids:
+            return []
+        return [r[0] for r in self.query("SELECT id FROM memories WHERE superseded_by IN (SELECT unnest(?)) "
+                                         "ORDER BY id", [ids])]
+
     def user_slot_attributes(self) -> list[str]:
         rows = self.query("SELECT DISTINCT attribute FROM memories WHERE subject = 'user' AND attribute IS NOT NULL")
         return sorted(r[0] for r in rows)
@@ -630,6 +638,57 @@ class Store:
             conn.execute("DELETE FROM meta WHERE key = 'embedder'")
             conn.execute("INSERT INTO meta VALUES ('embedder', ?)", [embedder_key])
 
+    def graph_rows(self) -> "GraphRows":
+        """Everything the graph view is built from."""
+        return GraphRows(
+            entities=self.query("SELECT id, name, label, qualifier FROM entities ORDER BY id"),
+            sources=[(i, kind, ref, title, py_time(deleted)) for i, kind, ref, title, deleted in self.query(
+                "SELECT id, kind, ref, title, deleted_at FROM sources ORDER BY id")],
+            memories=[(i, type_, py_time(vf), py_time(vu), py_time(rec), py_time(sup), src, ev, arch, label)
+                      for i, type_, vf, vu, rec, sup, src, ev, arch, label in self.query(
+                          """SELECT id, type, valid_from, valid_until, recorded_at, superseded_at, source_id,
+                                    event_id, archived, substr(content, 1, 120) FROM memories ORDER BY id""")],
+            mentions=self.query("SELECT memory_id, entity_id FROM memory_entities ORDER BY memory_id, entity_id"),
+            edges=[(src, dst, kind, py_time(vf), py_time(vu)) for src, dst, kind, vf, vu in self.query(
+                "SELECT src, dst, kind, valid_from, valid_until FROM edges ORDER BY recorded_at, rowid")],
+            links=self.resolved_links(),
+        )
+
+    def resolved_links(self) -> list[tuple[int, int]]:
+        """(linking source, linked source) of every resolved wikilink."""
+        return self.query("SELECT DISTINCT source_id, resolved_id FROM note_links WHERE resolved_id IS NOT NULL "
+                          "ORDER BY 1, 2")
+
+    def integrity_problems(self) -> list[tuple[str, str]]:
+        """Dangling references and impossible values in the store itself, as (kind, description)."""
+        checks = {
+            "store duplicate id": """SELECT 'memories ' || id FROM memories GROUP BY id HAVING count(*) > 1
+                UNION ALL SELECT 'sources ' || id FROM sources GROUP BY id HAVING count(*) > 1
+                UNION ALL SELECT 'events ' || id FROM events GROUP BY id HAVING count(*) > 1
+                UNION ALL SELECT 'entities ' || id FROM entities GROUP BY id HAVING count(*) > 1""",
+            "store missing vector": """SELECT 'memory ' || m.id FROM memories m
+                WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.memory_id = m.id)""",
+            "store orphan vector": """SELECT 'memory ' || e.memory_id FROM embeddings e
+                WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = e.memory_id)""",
+            "store orphan mention": """SELECT 'memory ' || me.memory_id || ' entity ' || me.entity_id
+                FROM memory_entities me
+                WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = me.memory_id)
+                   OR NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = me.entity_id)""",
+            "store missing source": """SELECT 'memory ' || m.id || ' source ' || m.source_id FROM memories m
+                WHERE m.source_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sources s WHERE s.id = m.source_id)""",
+            "store missing event": """SELECT 'memory ' || m.id || ' event ' || m.event_id FROM memories m
+                WHERE m.event_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM events v WHERE v.id = m.event_id)""",
+            "store missing successor": """SELECT 'memory ' || m.id || ' superseded by ' || m.superseded_by
+                FROM memories m WHERE m.superseded_by IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM memories n WHERE n.id = m.superseded_by)""",
+            "store dangling edge": """SELECT src || ' -> ' || dst || ' (' || kind || ')' FROM edges
+                WHERE (src LIKE 'm:%' AND NOT EXISTS (SELECT 1 FROM memories m WHERE 'm:' || m.id = src))
+                   OR (dst LIKE 'm:%' AND NOT EXISTS (SELECT 1 FROM memories m WHERE 'm:' || m.id = dst))""",
+            "store bad interval": """SELECT 'memory ' || id FROM memories
+                WHERE valid_until IS NOT NULL AND valid_until < valid_from""",
+        }
+        return [(kind, row[0]) for kind, sql in checks.items() for row in self.query(sql)]
+
     # -------------------------------------------------------------- bulk loads
     def iter_index_rows(self, batch: int = 20000) -> Iterator[list[tuple]]:
         """All memories with what the in-memory index needs, in batches, ordered by id."""
@@ -647,6 +706,16 @@ class Store:
 
     def count(self, table: str) -> int:
         return self.query(f"SELECT count(*) FROM {table}")[0][0]
+
+
+@dataclass
+class GraphRows:
+    entities: list[tuple]
+    sources: list[tuple]
+    memories: list[tuple]
+    mentions: list[tuple]
+    edges: list[tuple]
+    links: list[tuple]
 
 
 def _db_value(name: str, value: Any) -> Any:

@@ -81,6 +81,7 @@ class WritePath:
         with store.transaction():
             self._assign_ids(changes)
             self._resolve_supersessions(changes)
+            self._resolve_forgets(changes)
             entity_ids = self._entity_ids(changes)
             tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from) for st in changes.tags]
             self._write_sql(changes, prepared, entity_ids, tag_ids)
@@ -147,6 +148,12 @@ class WritePath:
             unit = supersede(old, s.new.unit)
             changes.update(unit.id, valid_until=unit.valid_until, superseded_at=unit.superseded_at,
                            superseded_by=unit.superseded_by)
+
+    def _resolve_forgets(self, changes: Changes) -> None:
+        """A forgotten successor leaves the value it replaced closed, with no successor to point to."""
+        for memory_id in self.store.superseded_by_any(list(changes.forgets)):
+            if memory_id not in changes.forgets:
+                changes.update(memory_id, superseded_by=None)
 
     def _entity_ids(self, changes: Changes) -> list[list[int]]:
         out = []

@@ -62,6 +62,10 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
     done = ingest(vault, home)
     out, err = done.communicate(timeout=600)
     assert done.returncode == 0, err
+    env = dict(os.environ, ENGRAM_HOME=str(home), ENGRAM_EMBEDDER="hash", HF_HUB_OFFLINE="1")
+    check = subprocess.run([sys.executable, "-m", "memory", "check"], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr
     conn = duckdb.connect(str(home / "engram.duckdb"), read_only=True)
     try:
         sources = dict(conn.execute("SELECT ref, fingerprint FROM sources WHERE kind = 'note'").fetchall())
