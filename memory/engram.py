@@ -257,4 +257,4 @@ class Engram:
     def health(self) -> dict:
         from .health import compute_health
 
-        return compute_health(self)
+        return compute_health(self.store, latencies_ms=self.latencies_ms, embedder_name=self.embedder.name)

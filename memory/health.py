@@ -3,15 +3,12 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import Sequence
 
 import numpy as np
 
 from .clock import iso, utc_now
-from .store import db_time
-
-if TYPE_CHECKING:
-    from .engram import Engram
+from .store import Store
 
 FRESHNESS_ALERT = 0.85
 HIT_RATE_ALERT = 0.70
@@ -23,39 +20,22 @@ AMNESIA_PHRASES = re.compile(
 )
 
 
-def amnesia_streak(eng: "Engram", turns: int = AMNESIA_TURNS) -> bool:
+def amnesia_streak(store: Store, turns: int = AMNESIA_TURNS) -> bool:
     """True when the last `turns` recalls returned nothing and each reply said it does not remember."""
-    logs = eng.store.query("SELECT returned FROM recall_log ORDER BY logged_at DESC LIMIT ?", [turns])
-    replies = eng.store.query(
-        "SELECT text FROM events WHERE kind = 'chat_turn' AND role = 'assistant' ORDER BY occurred_at DESC, id DESC LIMIT ?",
-        [turns],
-    )
-    if len(logs) < turns or len(replies) < turns:
+    returns = store.recent_recall_returns(turns)
+    replies = store.recent_assistant_replies(turns)
+    if len(returns) < turns or len(replies) < turns:
         return False
-    return all(not (row[0] or []) for row in logs) and all(AMNESIA_PHRASES.search(r[0] or "") for r in replies)
+    return all(not returned for returned in returns) and all(AMNESIA_PHRASES.search(r) for r in replies)
 
 
-def compute_health(eng: "Engram") -> dict:
+def compute_health(store: Store, *, latencies_ms: Sequence[float] = (), embedder_name: str = "") -> dict:
+    """The health figures; `latencies_ms` are this process's recall samples (else the logged ones)."""
     now = utc_now()
-    t = db_time(now)
-    store = eng.store
-    (total, valid, archived, superseded, expired, expiring) = store.query(
-        """SELECT count(*),
-                  count(*) FILTER (WHERE NOT archived AND superseded_at IS NULL
-                                   AND (valid_until IS NULL OR valid_until > ?)),
-                  count(*) FILTER (WHERE archived),
-                  count(*) FILTER (WHERE superseded_at IS NOT NULL),
-                  count(*) FILTER (WHERE valid_until IS NOT NULL AND valid_until <= ?),
-                  count(*) FILTER (WHERE valid_until > ? AND valid_until <= ?)
-           FROM memories WHERE type <> 'chat_turn'""",
-        [t, t, t, db_time(now + timedelta(days=1))],
-    )[0]
-    turns = store.query("SELECT count(*) FROM memories WHERE type = 'chat_turn'")[0][0]
-    returned, used = store.query(
-        "SELECT coalesce(sum(len(returned)), 0), coalesce(sum(len(used)), 0) FROM recall_log"
-    )[0]
-    latencies = list(eng.latencies_ms) or [r[0] for r in store.query(
-        "SELECT latency_ms FROM recall_log ORDER BY logged_at DESC LIMIT 1000")]
+    counts = store.memory_counts(now, now + timedelta(days=1))
+    total, valid = counts["total"], counts["valid"]
+    returned, used = store.recall_totals()
+    latencies = list(latencies_ms) or store.recent_recall_latencies(1000)
     freshness = valid / total if total else 1.0
     hit_rate = used / returned if returned else None
     alerts = []
@@ -63,14 +43,14 @@ def compute_health(eng: "Engram") -> dict:
         alerts.append(f"freshness {freshness:.0%} is below {FRESHNESS_ALERT:.0%}")
     if hit_rate is not None and hit_rate < HIT_RATE_ALERT:
         alerts.append(f"hit rate {hit_rate:.0%} is below {HIT_RATE_ALERT:.0%}")
-    amnesia = amnesia_streak(eng)
+    amnesia = amnesia_streak(store)
     if amnesia:
         alerts.append(f"amnesia: the last {AMNESIA_TURNS} turns recalled nothing and said so")
-    size = eng.store.path.stat().st_size if eng.store.path and eng.store.path.exists() else 0
+    size = store.path.stat().st_size if store.path and store.path.exists() else 0
     return {
         "at": iso(now),
-        "memories": total, "valid": valid, "archived": archived, "superseded": superseded,
-        "expired": expired, "expiring_24h": expiring, "chat_turns": turns,
+        "memories": total, "valid": valid, "archived": counts["archived"], "superseded": counts["superseded"],
+        "expired": counts["expired"], "expiring_24h": counts["expiring"], "chat_turns": counts["chat_turns"],
         "sources": store.count("sources"), "entities": store.count("entities"),
         "freshness": round(freshness, 4), "freshness_alert": FRESHNESS_ALERT,
         "hit_rate": round(hit_rate, 4) if hit_rate is not None else None, "hit_rate_alert": HIT_RATE_ALERT,
@@ -80,37 +60,30 @@ def compute_health(eng: "Engram") -> dict:
             "p95": round(float(np.percentile(latencies, 95)), 2) if latencies else None,
             "samples": len(latencies),
         },
-        "db_bytes": size, "embedder": eng.embedder.name,
+        "db_bytes": size, "embedder": embedder_name,
     }
 
 
-def freshness_series(eng: "Engram", days: int = 90, points: int = 30) -> list[dict]:
+def freshness_series(store: Store, days: int = 90, points: int = 30) -> list[dict]:
     """Freshness at evenly spaced past moments (as the two clocks say it was then)."""
     now = utc_now()
     out = []
     for n in range(points, -1, -1):
-        t = db_time(now - timedelta(days=days * n / points))
-        total, valid = eng.store.query(
-            """SELECT count(*) FILTER (WHERE recorded_at <= ?),
-                      count(*) FILTER (WHERE recorded_at <= ? AND valid_from <= ?
-                                       AND (valid_until IS NULL OR valid_until > ?)
-                                       AND (superseded_at IS NULL OR superseded_at > ?))
-               FROM memories WHERE type <> 'chat_turn'""",
-            [t, t, t, t, t],
-        )[0]
-        out.append({"at": iso(now - timedelta(days=days * n / points)), "memories": total, "valid": valid,
+        at = now - timedelta(days=days * n / points)
+        total, valid = store.freshness_counts(at)
+        out.append({"at": iso(at), "memories": total, "valid": valid,
                     "freshness": round(valid / total, 4) if total else None})
     return out
 
 
-def recall_series(eng: "Engram", days: int = 30) -> list[dict]:
+def recall_series(store: Store, days: int = 30) -> list[dict]:
     """Per day: recalls made in chat, memories returned and used, hit rate, p95 latency."""
-    rows = eng.store.query(
-        """SELECT date_trunc('day', logged_at) AS day, count(*), sum(len(returned)), sum(len(used)),
-                  quantile_cont(latency_ms, 0.95)
-           FROM recall_log WHERE logged_at >= ? GROUP BY day ORDER BY day""",
-        [db_time(utc_now() - timedelta(days=days))],
-    )
+    rows = store.recall_log_by_day(utc_now() - timedelta(days=days))
     return [{"day": day.date().isoformat(), "recalls": n, "returned": int(r or 0), "used": int(u or 0),
              "hit_rate": round(u / r, 4) if r else None, "p95_ms": round(p95 or 0, 1)}
             for day, n, r, u, p95 in rows]
+
+
+def purgeable_ids(store: Store) -> list[int]:
+    """Memories a purge forgets: archived or past their validity (superseded ones included)."""
+    return store.archived_or_ended_ids(utc_now())

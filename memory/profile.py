@@ -1,6 +1,6 @@
 """The user profile: behaviour features per turn, explainable tags, interests, a prompt prefix.
 
-Pure logic over plain dataclasses; the store keeps features, pins and removals.
+Pure logic over plain dataclasses (interest counts read the store); the store keeps features, pins and removals.
 """
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from statistics import median
+from typing import TYPE_CHECKING
 
 from .clock import ensure_utc
+
+if TYPE_CHECKING:
+    from .store import Store
 
 __all__ = [
     "ProfileTag",
@@ -18,6 +22,7 @@ __all__ = [
     "compile_prefix",
     "derive_tags",
     "features_for_turn",
+    "interest_counts",
     "interests",
 ]
 
@@ -309,6 +314,24 @@ def interests(entity_counts: dict[str, int], tag_counts: dict[str, int], top: in
             display.setdefault(key, name.lstrip("#").strip())
     ranked = sorted(totals, key=lambda key: (-totals[key], key))
     return [(display[key], totals[key]) for key in ranked[: max(top, 0)]]
+
+
+# Entity labels that say nothing about interests.
+NOT_INTERESTS = ("DATE", "TIME", "MONEY", "ID", "EMAIL", "PHONE", "URL", "CARDINAL", "ORDINAL", "QUANTITY",
+                 "PERCENT")
+
+
+def interest_counts(store: "Store", top: int = 15) -> list[tuple[str, int]]:
+    """Entity and #tag frequency over current memories (not the assistant's replies) and notes' tags."""
+    entity_counts: dict[str, int] = {}
+    tag_counts: dict[str, int] = {}
+    for name, label, count in store.entity_mention_counts(NOT_INTERESTS):
+        bucket = tag_counts if label == "TAG" else entity_counts
+        bucket[name] = bucket.get(name, 0) + count
+    for name, count in store.tagged_source_counts():
+        key = name if name.startswith("#") else "#" + name
+        tag_counts[key] = tag_counts.get(key, 0) + count
+    return interests(entity_counts, tag_counts, top=top)
 
 
 TAG_SENTENCES = {

@@ -707,6 +707,205 @@ class Store:
     def count(self, table: str) -> int:
         return self.query(f"SELECT count(*) FROM {table}")[0][0]
 
+    # ---- named reads (pages, timeline, health)
+    def _memories_where(self, where: str, params: list, *, order: str = "valid_from DESC",
+                        limit: int = 200, offset: int = 0) -> list[MemoryUnit]:
+        """Memories matching `where`, in `order`, with their entities."""
+        ids = [r[0] for r in self.query(f"SELECT id FROM memories WHERE {where} ORDER BY {order}, id DESC "
+                                        "LIMIT ? OFFSET ?", list(params) + [limit, offset])]
+        units = self.memories_by_id(ids)
+        return [units[i] for i in ids if i in units]
+
+    def memories_true_at(self, as_of: datetime, *, include_turns: bool = False, limit: int = 50) -> list[MemoryUnit]:
+        """Unarchived memories true at `as_of` (the time rule), latest valid_from first."""
+        rule, params = true_at_sql(as_of)
+        turns = "" if include_turns else " AND type <> 'chat_turn'"
+        return self._memories_where(f"{rule} AND NOT archived{turns}", params, limit=limit)
+
+    def memories_recorded_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
+        """Memories (not chat turns) recorded in (start, end]."""
+        return self._memories_where("type <> 'chat_turn' AND recorded_at > ? AND recorded_at <= ?",
+                                    [db_time(start), db_time(end)], limit=limit)
+
+    def memories_superseded_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
+        return self._memories_where("superseded_at > ? AND superseded_at <= ?", [db_time(start), db_time(end)],
+                                    limit=limit)
+
+    def memories_expired_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
+        """Memories whose world interval ended in (start, end] without being superseded."""
+        return self._memories_where("superseded_at IS NULL AND valid_until > ? AND valid_until <= ?",
+                                    [db_time(start), db_time(end)], limit=limit)
+
+    def memories_expiring(self, start: datetime, end: datetime, limit: int = 50) -> list[MemoryUnit]:
+        """Unarchived, unsuperseded memories whose world interval ends in (start, end]."""
+        return self._memories_where(
+            "valid_until > ? AND valid_until <= ? AND superseded_at IS NULL AND NOT archived",
+            [db_time(start), db_time(end)], limit=limit)
+
+    def browse_memories(self, *, now: datetime, text: str | None = None, types: list[str] | None = None,
+                        state: str = "all", limit: int = 200, offset: int = 0) -> list[MemoryUnit]:
+        """Memories filtered by words in the content, type and state (valid/superseded/expired/archived), newest first."""
+        where, params = ["1 = 1"], []
+        if text:
+            where.append("content ILIKE ?")
+            params.append(f"%{text}%")
+        if types:
+            where.append("type IN (SELECT unnest(?))")
+            params.append(list(types))
+        if state == "valid":
+            rule, extra = true_at_sql(now)
+            where.append(f"NOT archived AND {rule}")
+            params += extra
+        elif state == "superseded":
+            where.append("superseded_at IS NOT NULL")
+        elif state == "expired":
+            where.append("superseded_at IS NULL AND valid_until <= ?")
+            params.append(db_time(now))
+        elif state == "archived":
+            where.append("archived")
+        return self._memories_where(" AND ".join(where), params, order="recorded_at DESC", limit=limit,
+                                    offset=offset)
+
+    def archived_or_ended_ids(self, now: datetime) -> list[int]:
+        """Ids of memories archived or past the end of their world interval (superseded ones included)."""
+        rows = self.query("SELECT id FROM memories WHERE archived OR (valid_until IS NOT NULL AND valid_until <= ?) "
+                          "ORDER BY id", [db_time(now)])
+        return [r[0] for r in rows]
+
+    def memory_span(self) -> tuple[datetime | None, int]:
+        """The earliest valid_from of any memory, and how many memories there are."""
+        first, count = self.query("SELECT min(valid_from), count(*) FROM memories")[0]
+        return py_time(first), count
+
+    def memory_counts(self, now: datetime, soon: datetime) -> dict[str, int]:
+        """Memories (chat turns apart) by state at `now`; `expiring` ends in (now, soon]."""
+        rule, params = true_at_sql(now)
+        t = db_time(now)
+        total, valid, archived, superseded, expired, expiring = self.query(
+            f"""SELECT count(*), count(*) FILTER (WHERE NOT archived AND {rule}),
+                      count(*) FILTER (WHERE archived),
+                      count(*) FILTER (WHERE superseded_at IS NOT NULL),
+                      count(*) FILTER (WHERE valid_until IS NOT NULL AND valid_until <= ?),
+                      count(*) FILTER (WHERE valid_until > ? AND valid_until <= ?)
+               FROM memories WHERE type <> 'chat_turn'""",
+            params + [t, t, db_time(soon)],
+        )[0]
+        turns = self.query("SELECT count(*) FROM memories WHERE type = 'chat_turn'")[0][0]
+        return {"total": total, "valid": valid, "archived": archived, "superseded": superseded,
+                "expired": expired, "expiring": expiring, "chat_turns": turns}
+
+    def freshness_counts(self, at: datetime) -> tuple[int, int]:
+        """Memories (chat turns apart) recorded by `at`, and those of them true at `at`."""
+        rule, params = true_at_sql(at)
+        return self.query(
+            f"""SELECT count(*) FILTER (WHERE recorded_at <= ?), count(*) FILTER (WHERE {rule})
+                FROM memories WHERE type <> 'chat_turn'""",
+            [db_time(at)] + params,
+        )[0]
+
+    def recall_totals(self) -> tuple[int, int]:
+        """Memories returned by all logged recalls, and those the answers used."""
+        return self.query("SELECT coalesce(sum(len(returned)), 0), coalesce(sum(len(used)), 0) FROM recall_log")[0]
+
+    def recent_recall_latencies(self, limit: int = 1000) -> list[float]:
+        return [r[0] for r in self.query("SELECT latency_ms FROM recall_log ORDER BY logged_at DESC LIMIT ?", [limit])]
+
+    def recent_recall_returns(self, limit: int) -> list[list[int]]:
+        """What the last `limit` logged recalls returned, newest first."""
+        return [r[0] or [] for r in self.query("SELECT returned FROM recall_log ORDER BY logged_at DESC LIMIT ?",
+                                               [limit])]
+
+    def recent_assistant_replies(self, limit: int) -> list[str]:
+        """The text of the last `limit` assistant chat turns, newest first."""
+        rows = self.query(
+            """SELECT text FROM events WHERE kind = 'chat_turn' AND role = 'assistant'
+               ORDER BY occurred_at DESC, id DESC LIMIT ?""", [limit])
+        return [r[0] or "" for r in rows]
+
+    def recall_log_by_day(self, since: datetime) -> list[tuple]:
+        """Per day since `since`: (day, recalls, returned, used, p95 latency)."""
+        return self.query(
+            """SELECT date_trunc('day', logged_at) AS day, count(*), sum(len(returned)), sum(len(used)),
+                      quantile_cont(latency_ms, 0.95)
+               FROM recall_log WHERE logged_at >= ? GROUP BY day ORDER BY day""",
+            [db_time(since)],
+        )
+
+    def chat_sessions(self, limit: int = 30) -> list[dict[str, Any]]:
+        """Chat sessions, latest activity first: session_id, started, last, first (the first user message)."""
+        return self.query_dicts(
+            """SELECT session_id, min(occurred_at) AS started, max(occurred_at) AS last,
+                      arg_min(text, occurred_at) FILTER (WHERE role = 'user') AS first
+               FROM events WHERE kind = 'chat_turn' AND session_id IS NOT NULL
+               GROUP BY session_id ORDER BY last DESC LIMIT ?""",
+            [limit],
+        )
+
+    def recent_audit(self, limit: int = 20) -> list[dict[str, Any]]:
+        return self.query_dicts(
+            "SELECT logged_at, action, target, detail FROM audit ORDER BY logged_at DESC LIMIT ?", [limit])
+
+    def live_note_count(self) -> int:
+        """Vault notes in the memory now (deleted notes not counted)."""
+        return self.query("SELECT count(*) FROM sources WHERE kind = 'note' AND deleted_at IS NULL")[0][0]
+
+    def entity(self, entity_id: int) -> dict[str, Any] | None:
+        """An entity's name, label and qualifier, or None."""
+        rows = self.query_dicts("SELECT name, label, qualifier FROM entities WHERE id = ?", [entity_id])
+        return rows[0] if rows else None
+
+    def entities_first_seen(self, ids: Iterable[int]) -> dict[int, datetime | None]:
+        ids = sorted(set(ids))
+        if not ids:
+            return {}
+        rows = self.query("SELECT id, first_seen FROM entities WHERE id IN (SELECT unnest(?))", [ids])
+        return {i: py_time(seen) for i, seen in rows}
+
+    def tag_entities(self) -> list[tuple[int, str]]:
+        """(id, name) of every tag entity, by name regardless of case."""
+        return self.query("SELECT id, name FROM entities WHERE label = 'TAG' ORDER BY lower(name)")
+
+    def memory_ids_mentioning(self, entity_id: int) -> list[int]:
+        return [r[0] for r in self.query("SELECT memory_id FROM memory_entities WHERE entity_id = ?", [entity_id])]
+
+    def sources_tagged_with(self, entity_id: int) -> list[int]:
+        """Sources whose open `tagged` edge points at the entity."""
+        rows = self.query("SELECT DISTINCT src FROM edges WHERE dst = ? AND kind = 'tagged' AND valid_until IS NULL",
+                          [f"e:{entity_id}"])
+        return [int(r[0][2:]) for r in rows if r[0].startswith("s:")]
+
+    def event_ids_of_sources(self, source_ids: Iterable[int], limit: int = 20) -> list[int]:
+        """The latest events of the given sources."""
+        ids = sorted(set(source_ids))
+        if not ids:
+            return []
+        rows = self.query("SELECT id FROM events WHERE source_id IN (SELECT unnest(?)) "
+                          "ORDER BY occurred_at DESC LIMIT ?", [ids, limit])
+        return [r[0] for r in rows]
+
+    def memory_ids_of_source(self, source_id: int, limit: int = 200) -> list[int]:
+        """A source's memories in reading order (note lines first, then newest)."""
+        rows = self.query("SELECT id FROM memories WHERE source_id = ? "
+                          "ORDER BY line_start NULLS LAST, valid_from DESC LIMIT ?", [source_id, limit])
+        return [r[0] for r in rows]
+
+    def entity_mention_counts(self, exclude_labels: Iterable[str]) -> list[tuple[str, str, int]]:
+        """(name, label, memories) over unarchived, unsuperseded memories, the assistant's replies left out."""
+        return self.query(
+            """SELECT e.name, e.label, count(DISTINCT me.memory_id)
+               FROM memory_entities me JOIN entities e ON e.id = me.entity_id JOIN memories m ON m.id = me.memory_id
+                    LEFT JOIN events ev ON ev.id = m.event_id
+               WHERE NOT m.archived AND m.superseded_at IS NULL AND e.label NOT IN (SELECT unnest(?))
+                 AND NOT (m.type = 'chat_turn' AND coalesce(ev.role, '') = 'assistant')
+               GROUP BY e.name, e.label""",
+            [list(exclude_labels)])
+
+    def tagged_source_counts(self) -> list[tuple[str, int]]:
+        """(tag name, sources carrying it now) over open `tagged` edges."""
+        return self.query(
+            """SELECT e.name, count(DISTINCT ed.src) FROM edges ed JOIN entities e ON ed.dst = 'e:' || e.id
+               WHERE ed.kind = 'tagged' AND ed.valid_until IS NULL GROUP BY e.name""")
+
 
 @dataclass
 class GraphRows:

@@ -100,16 +100,6 @@ def _model_status() -> ModelStatus:
     return status
 
 
-def _sessions(eng) -> list[dict]:
-    return eng.store.query_dicts(
-        """SELECT session_id, min(occurred_at) AS started, max(occurred_at) AS last,
-                  arg_min(text, occurred_at) FILTER (WHERE role = 'user') AS first
-           FROM events WHERE kind = 'chat_turn' AND session_id IS NOT NULL
-           GROUP BY session_id ORDER BY last DESC LIMIT ?""",
-        [SESSIONS_SHOWN],
-    )
-
-
 def _as_of_from(day: date | None) -> datetime | None:
     if day is None:
         return None
@@ -122,7 +112,7 @@ def _sessions_list(eng, box) -> None:
         st.subheader("Sessions")
         st.button("➕ New session", on_click=_start_session, width="stretch", key="chat_new_session")
         current = st.session_state.chat_session
-        sessions = _sessions(eng)
+        sessions = eng.store.chat_sessions(SESSIONS_SHOWN)
         if current not in {row["session_id"] for row in sessions}:
             st.caption("🟢 A new session — it appears here once you ask something.")
         for row in sessions:

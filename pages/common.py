@@ -1,7 +1,6 @@
 """Shared by every page: one Engram, one vault sync and one chat model per process; small view helpers."""
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import streamlit as st
@@ -14,6 +13,8 @@ from memory.llm import ChatModel
 from memory.model import Recollection
 from memory.privacy import Redactor, settings_from_dict
 from memory.settings import Settings, load_settings, save_settings
+from memory.timeline import recollection as as_recollection
+from vault_sync.runner import VaultRunner
 
 SAMPLE_VAULT = Path(__file__).resolve().parents[1] / "sample_vault"
 
@@ -44,34 +45,9 @@ def engram() -> Engram:
 
 
 @st.cache_resource(show_spinner=False)
-def _vault_sync(home_path: str, vault_path: str) -> "VaultRunner":
+def _vault_sync(home_path: str, vault_path: str) -> VaultRunner:
+    """One running vault sync per data folder and vault, on the process-wide Engram."""
     return VaultRunner(engram(), vault_path)
-
-
-class VaultRunner:
-    """Runs the vault's initial sync in a background thread, then keeps watching."""
-
-    def __init__(self, eng: Engram, vault_path: str) -> None:
-        from vault_sync.service import VaultSync
-
-        self.sync = VaultSync(eng, vault_path)
-        self.progress = (0, 0)
-        self.error: str | None = None
-        self.ready = threading.Event()
-        threading.Thread(target=self._start, name="engram-vault-sync", daemon=True).start()
-
-    def _start(self) -> None:
-        try:
-            self.sync.start(progress=self._on_progress)
-        except EngramError as exc:
-            self.error = str(exc)
-        except Exception as exc:  # shown on the settings page with what to do
-            self.error = f"vault sync failed: {exc}"
-        finally:
-            self.ready.set()
-
-    def _on_progress(self, done: int, total: int) -> None:
-        self.progress = (done, total)
 
 
 def vault_runner() -> VaultRunner | None:
@@ -167,14 +143,10 @@ def as_of_day(day):
     return datetime.combine(day, time(23, 59, 59), tzinfo=timezone.utc)
 
 
-def recollection(eng: Engram, unit) -> Recollection:
-    """A stored memory unit as a Recollection (for source_label / validity_label)."""
-    from memory.clock import utc_now
-
-    now = utc_now()
-    valid = (not unit.archived and unit.superseded_at is None
-             and (unit.valid_until is None or unit.valid_until > now))
-    return Recollection(unit=unit, score=unit.relevance, provenance=eng.provenance(unit), valid=valid)
+def recollection(eng: Engram, unit, as_of=None) -> Recollection:
+    """A stored memory unit as a Recollection (for source_label / validity_label), valid by the time rule
+    at `as_of` (default now)."""
+    return as_recollection(unit, eng.provenance, as_of=as_of)
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:

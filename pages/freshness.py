@@ -8,9 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from memory import EngramError
-from memory.health import FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, recall_series
-from memory.store import db_time
-from memory.clock import utc_now
+from memory.health import FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, purgeable_ids, recall_series
 from memory.timeline import expiring_soon
 from pages import common
 
@@ -40,14 +38,6 @@ def ratio_metric(column, label: str, value, threshold: float, help_text: str) ->
                   delta_color="normal", help=help_text, border=True)
 
 
-def purgeable_ids(eng) -> list[int]:
-    """Memories that are archived or past their validity (superseded ones included)."""
-    rows = eng.store.query(
-        "SELECT id FROM memories WHERE archived OR (valid_until IS NOT NULL AND valid_until <= ?) ORDER BY id",
-        [db_time(utc_now())])
-    return [r[0] for r in rows]
-
-
 def _flash(kind: str, text: str) -> None:
     st.session_state["freshness_flash"] = (kind, text)
 
@@ -73,7 +63,7 @@ def purge() -> None:
     eng = common.engram()
     done = 0
     try:
-        for memory_id in purgeable_ids(eng):
+        for memory_id in purgeable_ids(eng.store):
             eng.forget(memory_id, reason="purged from the freshness page (expired or archived)")
             done += 1
     except EngramError as exc:
@@ -91,10 +81,10 @@ if flash := st.session_state.pop("freshness_flash", None):
 
 try:
     health = eng.health()
-    series = freshness_series(eng)
-    recalls = recall_series(eng)
-    expiring = expiring_soon(eng, within=EXPIRING_WITHIN)
-    purgeable = purgeable_ids(eng)
+    series = freshness_series(eng.store)
+    recalls = recall_series(eng.store)
+    expiring = expiring_soon(eng.store, eng.provenance, within=EXPIRING_WITHIN)
+    purgeable = purgeable_ids(eng.store)
 except EngramError as exc:
     st.error(f"Health figures could not be computed: {exc}. Check the Vault & settings page, then reload.")
     st.stop()

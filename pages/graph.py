@@ -2,21 +2,22 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from datetime import date, datetime
 
 import streamlit as st
 from streamlit_cytoscape import EdgeStyle, Event, NodeStyle, streamlit_cytoscape
 
 from memory import EngramError
-from memory.clock import ensure_utc, to_epoch, utc_now
-from memory.graph import MemoryGraph
+from memory.clock import utc_now
+from memory.graph_view import (
+    NODE_TYPES, Neighbourhood, entity_details, entity_name, neighbourhood, node_group, node_type,
+    source_memories, tag_nodes,
+)
 from pages import common
 
 MAX_NODES = 300
 DEFAULT_NODES = 150
-TYPES = {"entity": "Entities", "memory": "Memories", "note": "Note sources", "chat": "Chat sources",
-         "event": "Events"}
+TYPES = dict(zip(NODE_TYPES, ("Entities", "Memories", "Note sources", "Chat sources", "Events")))
 SINGULAR = {"entity": "entity", "memory": "memory", "note": "note source", "chat": "chat source", "event": "event"}
 # group -> (colour, Material icon shipped with the component)
 GROUPS = {
@@ -31,13 +32,11 @@ GROUPS = {
     "chat": ("#b279a2", "chat"),
     "event": ("#9d755d", "campaign"),
 }
-ENTITY_GROUPS = {"TAG": "tag", "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org"}
 LEGEND = {"entity": "#4c78a8", "tag": "#72b7b2", "memory": "#f58518", "note": "#54a24b", "chat": "#b279a2",
           "event": "#9d755d"}
 EDGE_COLOURS = {"mentions": "#f5b27a", "from_source": "#8fcf87", "from_event": "#c7a98f",
                 "co_occurs": "#c6d4e4", "tagged": "#9fd4d0", "links_to": "#8fcf87", "supersedes": "#e45756"}
 LABEL_CHARS = 26
-DATE_LABELS = {"DATE", "TIME", "MONEY", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT"}
 
 
 class _Style:
@@ -48,30 +47,6 @@ class _Style:
 
     def dump(self) -> dict:
         return {"selector": self.selector, "style": self.style}
-
-
-def node_type(node: str, attrs: dict) -> str:
-    """The filter type of a graph node: entity, memory, note, chat or event."""
-    if node.startswith("s:"):
-        return "chat" if attrs.get("source_kind") == "chat" else "note"
-    return {"e:": "entity", "m:": "memory", "v:": "event"}.get(node[:2], "entity")
-
-
-def node_group(node: str, attrs: dict) -> str:
-    """The styling group: a filter type, with tags and vault attachments told apart."""
-    kind = node_type(node, attrs)
-    if kind == "entity":
-        return ENTITY_GROUPS.get(attrs.get("label"), "entity")
-    if kind == "note" and attrs.get("source_kind") not in (None, "note"):
-        return "attachment"
-    return kind
-
-
-def entity_name(attrs: dict) -> str:
-    name = attrs.get("name") or "?"
-    if attrs.get("label") == "TAG" and not name.startswith("#"):
-        name = "#" + name
-    return f"{name}@{attrs['qualifier']}" if attrs.get("qualifier") else name
 
 
 def caption(node: str, attrs: dict, events: dict) -> str:
@@ -90,63 +65,19 @@ def caption(node: str, attrs: dict, events: dict) -> str:
     return common.short(f"{event.at:%m-%d} {event.role or event.kind}: {event.text or ''}", LABEL_CHARS)
 
 
-def edge_valid(data: dict, as_of: datetime) -> bool:
-    t = to_epoch(as_of)
-    return to_epoch(data.get("valid_from"), none_is=float("-inf")) <= t < to_epoch(data.get("valid_until"))
-
-
-def not_yet_seen(eng, nodes: set[str], as_of: datetime) -> set[str]:
-    """Entity nodes first seen after `as_of` (the graph keeps no validity on entities themselves)."""
-    ids = [int(n[2:]) for n in nodes if n.startswith("e:")]
-    if not ids:
-        return set()
-    rows = eng.store.query("SELECT id, first_seen FROM entities WHERE id IN (SELECT unnest(?))", [ids])
-    return {f"e:{i}" for i, seen in rows if seen is not None and ensure_utc(seen) > as_of}
-
-
-def tag_reach(graph: MemoryGraph, tag_nodes: list[str], as_of: datetime) -> set[str]:
-    """Nodes connected to the chosen tags: the tags, what mentions or carries them, and the
-    memories of notes that carry them."""
-    keep: set[str] = set()
-    for tag in tag_nodes:
-        near = {other for other, _ in graph.neighbours(tag, as_of)}
-        keep |= {tag} | near
-        for node in near:
-            if node.startswith("s:"):
-                keep |= {other for other, _ in graph.neighbours(node, as_of, {"from_source"})}
-    return keep
-
-
-def build_view(eng, centre: str, *, as_of: datetime, hops: int, limit: int, types: list[str],
-               tags: list[str], hide_dates: bool = False) -> tuple[dict, dict[str, str], int, bool]:
-    """Cytoscape elements around `centre`, the shown nodes' display names, how many nodes the filters
-    left out, and whether the node limit cut the neighbourhood."""
-    graph = eng.graph()
-    sub = graph.subgraph_around(centre, as_of, hops=hops, limit=limit)
-    nodes = {n for n, attrs in sub.nodes(data=True) if node_type(n, attrs) in types
-             and not (hide_dates and attrs.get("label") in DATE_LABELS)}
-    nodes = (nodes - not_yet_seen(eng, nodes, as_of)) | {centre}
-    if tags:
-        nodes &= tag_reach(graph, tags, as_of) | {centre}
-    edges = [(u, v, k, d) for u, v, k, d in sub.edges(keys=True, data=True)
-             if u in nodes and v in nodes and u != v and edge_valid(d, as_of)]
-    linked = {centre} | {u for u, *_ in edges} | {v for _, v, *_ in edges}
-    hidden = sub.number_of_nodes() - len(linked)
-    event_ids = [int(n[2:]) for n in linked if n.startswith("v:")]
-    events = {f"v:{i}": e for i, e in eng.store.events_by_id(event_ids).items()}
+def elements_of(view: Neighbourhood) -> tuple[dict, dict[str, str]]:
+    """Cytoscape elements of a neighbourhood, and the shown nodes' display names."""
     names: dict[str, str] = {}
-    element_nodes = []
-    for node in sorted(linked, key=lambda n: (n != centre, n)):
-        attrs = sub.nodes[node]
-        group = node_group(node, attrs)
-        names[node] = caption(node, attrs, events)
-        data = {"id": node, "label": group, "name": names[node], "type": SINGULAR[node_type(node, attrs)]}
-        if node == centre:
+    nodes = []
+    for node, attrs in view.nodes.items():
+        names[node] = caption(node, attrs, view.events)
+        data = {"id": node, "label": node_group(node, attrs), "name": names[node],
+                "type": SINGULAR[node_type(node, attrs)]}
+        if node == view.centre:
             data["_centre"] = True
-        element_nodes.append({"data": data})
-    element_edges = [{"data": {"id": f"{u}|{k}|{v}", "source": u, "target": v, "label": k}}
-                     for u, v, k, _ in edges]
-    return {"nodes": element_nodes, "edges": element_edges}, names, hidden, sub.number_of_nodes() >= limit
+        nodes.append({"data": data})
+    edges = [{"data": {"id": f"{u}|{k}|{v}", "source": u, "target": v, "label": k}} for u, v, k in view.edges]
+    return {"nodes": nodes, "edges": edges}, names
 
 
 def node_styles() -> list:
@@ -178,14 +109,19 @@ def layout_for(elements: dict) -> dict:
 
 # --- details of a clicked node --------------------------------------------------------------
 
-def show_memory_list(eng, units, empty: str, limit: int = 25) -> None:
+def not_valid(as_of: datetime) -> str:
+    """'not valid now', or 'not valid on <day>' for a past day."""
+    return "not valid now" if as_of.date() >= utc_now().date() else f"not valid on {as_of:%d %b %Y}"
+
+
+def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = 25) -> None:
     if not units:
         st.caption(empty)
         return
     lines = []
     for unit in units[:limit]:
-        rec = common.recollection(eng, unit)
-        state = "" if rec.valid else " *(no longer valid)*"
+        rec = common.recollection(eng, unit, as_of)
+        state = "" if rec.valid else f" *({not_valid(as_of)})*"
         lines.append(f"- {common.md_escape(common.short(common.plain(unit.content), 160))}{state}  \n"
                      f"  <small>{common.md_escape(common.source_label(rec))} · "
                      f"{common.md_escape(common.validity_label(rec))}</small>")
@@ -194,46 +130,29 @@ def show_memory_list(eng, units, empty: str, limit: int = 25) -> None:
         st.caption(f"… and {len(units) - limit} more.")
 
 
-def entity_details(eng, entity_id: int) -> None:
-    rows = eng.store.query_dicts("SELECT name, label, qualifier FROM entities WHERE id = ?", [entity_id])
-    if not rows:
+def show_entity(eng, entity_id: int, as_of: datetime) -> None:
+    details = entity_details(eng.store, entity_id)
+    if details is None:
         st.info("This entity no longer exists.")
         return
-    row = rows[0]
-    st.markdown(f"#### {common.md_escape(entity_name(row))}")
-    st.caption(f"entity · {row['label']}")
-    ids = [r[0] for r in eng.store.query("SELECT memory_id FROM memory_entities WHERE entity_id = ?", [entity_id])]
-    units = sorted(eng.store.memories_by_id(ids).values(), key=lambda u: u.valid_from, reverse=True)
-    memories = [u for u in units if u.type != "chat_turn"]
-    turns = [u for u in units if u.type == "chat_turn"]
-    source_ids = Counter(u.source_id for u in units if u.source_id is not None)
-    tagged = [int(r[0][2:]) for r in eng.store.query(
-        "SELECT DISTINCT src FROM edges WHERE dst = ? AND kind = 'tagged' AND valid_until IS NULL",
-        [f"e:{entity_id}"]) if r[0].startswith("s:")]
-    sources = eng.store.sources_by_id(list(source_ids) + tagged)
-    notes = sorted((s for s in sources.values() if s.kind == "note"), key=lambda s: s.ref)
+    st.markdown(f"#### {common.md_escape(entity_name(details.entity))}")
+    st.caption(f"entity · {details.entity['label']}")
     st.markdown("**Notes**")
-    if notes:
+    if details.notes:
+        count = details.memories_from
         st.markdown("\n".join(
-            f"- 📄 {common.md_escape(s.ref)}" + (f" — {common.plural(source_ids[s.id], 'memory', 'memories')}" if source_ids.get(s.id) else "")
-            + (" — tagged" if s.id in tagged else "") + (" *(deleted)*" if s.deleted_at else "")
-            for s in notes))
+            f"- 📄 {common.md_escape(s.ref)}" + (f" — {common.plural(count[s.id], 'memory', 'memories')}" if count.get(s.id) else "")
+            + (" — tagged" if s.id in details.tagged else "") + (" *(deleted)*" if s.deleted_at else "")
+            for s in details.notes))
     else:
         st.caption("No note mentions it.")
     st.markdown("**Events**")
-    events = list(eng.store.events_by_id([u.event_id for u in units if u.event_id]).values())
-    note_ids = [s.id for s in notes]
-    if note_ids:
-        events += [e for e in eng.store.events_by_id([r[0] for r in eng.store.query(
-            "SELECT id FROM events WHERE source_id IN (SELECT unnest(?)) ORDER BY occurred_at DESC LIMIT 20",
-            [note_ids])]).values()]
-    events = sorted({e.id: e for e in events}.values(), key=lambda e: e.at, reverse=True)
-    if events:
-        st.markdown("\n".join(f"- {event_line(e, sources)}" for e in events[:20]))
+    if details.events:
+        st.markdown("\n".join(f"- {event_line(e, details.sources)}" for e in details.events))
     else:
         st.caption("No events mention it.")
     st.markdown("**Memories**")
-    show_memory_list(eng, memories + turns, "No memory mentions it.")
+    show_memory_list(eng, details.memories, "No memory mentions it.", as_of)
 
 
 def event_line(event, sources: dict | None = None) -> str:
@@ -246,7 +165,7 @@ def event_line(event, sources: dict | None = None) -> str:
     return f"📝 {when} · {event.kind.replace('_', ' ')} · {common.md_escape(where)}"
 
 
-def source_details(eng, source_id: int) -> None:
+def show_source(eng, source_id: int, as_of: datetime) -> None:
     try:
         source = eng.store.source(source_id)
     except EngramError as exc:
@@ -257,23 +176,19 @@ def source_details(eng, source_id: int) -> None:
     what = "chat session" if source.kind == "chat" else f"{source.kind} source"
     st.caption(f"{what} · {'session' if source.kind == 'chat' else 'path'}: {source.ref}"
                + (f" · deleted {source.deleted_at:%Y-%m-%d}" if source.deleted_at else ""))
-    ids = [r[0] for r in eng.store.query(
-        "SELECT id FROM memories WHERE source_id = ? ORDER BY line_start NULLS LAST, valid_from DESC LIMIT 200",
-        [source_id])]
-    units = eng.store.memories_by_id(ids)
     st.markdown("**Memories**")
-    show_memory_list(eng, [units[i] for i in ids if i in units], "No memories come from it.")
+    show_memory_list(eng, source_memories(eng.store, source_id), "No memories come from it.", as_of)
 
 
-def memory_details(eng, memory_id: int) -> None:
+def show_memory(eng, memory_id: int, as_of: datetime) -> None:
     try:
         unit = eng.store.memory(memory_id)
     except EngramError as exc:
         st.info(str(exc))
         return
-    rec = common.recollection(eng, unit)
+    rec = common.recollection(eng, unit, as_of)
     st.markdown(f"#### Memory m:{unit.id}")
-    st.caption(f"{unit.type}" + (" · archived" if unit.archived else "") + ("" if rec.valid else " · no longer valid"))
+    st.caption(f"{unit.type}" + (" · archived" if unit.archived else "") + ("" if rec.valid else f" · {not_valid(as_of)}"))
     st.markdown(f"> {common.md_escape(unit.content)}")
     lines = [f"- **Valid:** {common.md_escape(common.validity_label(rec))}",
              f"- **Source:** {common.md_escape(common.source_label(rec))}",
@@ -286,7 +201,7 @@ def memory_details(eng, memory_id: int) -> None:
     st.markdown("\n".join(lines))
 
 
-def event_details(eng, event_id: int) -> None:
+def show_event(eng, event_id: int, as_of: datetime) -> None:
     event = eng.store.events_by_id([event_id]).get(event_id)
     if event is None:
         st.info("This event is not stored any more.")
@@ -295,10 +210,11 @@ def event_details(eng, event_id: int) -> None:
     st.markdown(event_line(event, eng.store.sources_by_id([event.source_id])))
 
 
-def show_details(eng, node: str) -> None:
+def show_details(eng, node: str, as_of: datetime) -> None:
+    """The details of one node; memories are judged valid or not at `as_of`."""
     kind, _, ident = node.partition(":")
-    show = {"e": entity_details, "s": source_details, "m": memory_details, "v": event_details}[kind]
-    show(eng, int(ident))
+    show = {"e": show_entity, "s": show_source, "m": show_memory, "v": show_event}[kind]
+    show(eng, int(ident), as_of)
 
 
 def _centre_on(entity_id: int, name: str) -> None:
@@ -344,19 +260,18 @@ try:
                                key="graph_types")
         day = c2.date_input("As of", value=utc_now().date(), min_value=date(1970, 1, 1), key="graph_day",
                             help="Only what was valid on this day: closed memories and edges are left out.")
-        tag_nodes: dict[str, list[str]] = {}  # "#tag" -> its entity nodes (a tag can be stored twice)
-        for i, n in eng.store.query("SELECT id, name FROM entities WHERE label = 'TAG' ORDER BY lower(name)"):
-            tag_nodes.setdefault(entity_name({"name": n, "label": "TAG"}), []).append(f"e:{i}")
-        chosen_tags = c3.multiselect("Tags", sorted(tag_nodes, key=str.casefold), key="graph_tags",
+        by_tag = tag_nodes(eng.store)
+        chosen_tags = c3.multiselect("Tags", sorted(by_tag, key=str.casefold), key="graph_tags",
                                      help="Keep only what is connected to these tags.")
-        tags = [node for name in chosen_tags for node in tag_nodes.get(name, [])]
+        tags = [node for name in chosen_tags for node in by_tag.get(name, [])]
         hide_dates = c3.checkbox("Hide dates and amounts", value=True, key="graph_hide_dates",
                                  help="Dates and amounts link many unrelated notes; hiding them keeps the graph readable.")
 
     as_of = common.as_of_day(day)
     centre = f"e:{entity_id}"
-    elements, names, hidden, capped = build_view(eng, centre, as_of=as_of, hops=hops, limit=limit,
-                                                 types=types or list(TYPES), tags=tags, hide_dates=hide_dates)
+    view = neighbourhood(eng.store, eng.graph(), centre, as_of=as_of, hops=hops, limit=limit,
+                         types=types or list(TYPES), tags=tags, hide_dates=hide_dates)
+    elements, names = elements_of(view)
 except EngramError as exc:
     st.error(f"The graph could not be built: {exc}. Check the Vault & settings page, then reload.")
     st.stop()
@@ -367,8 +282,8 @@ if count_nodes <= 1:
             f"{' on ' + f'{day:%d %b %Y}' if day < utc_now().date() else ''}. "
             "Widen the filters (more node types, no tag, a later date, 2 hops) or pick another entity.")
 st.caption(f"{count_nodes} nodes, {count_edges} edges around **{common.md_escape(names[centre])}**"
-           + (f" · {hidden} hidden by the filters" if hidden else "")
-           + (f" · cut at the node limit of {limit} (raise it under Filters)" if capped else "")
+           + (f" · {view.hidden} hidden by the filters" if view.hidden else "")
+           + (f" · cut at the node limit of {limit} (raise it under Filters)" if view.capped else "")
            + " · click a node for its details; scroll to zoom, drag to pan.")
 
 graph_col, detail_col = st.columns([3, 2], gap="medium")
@@ -394,10 +309,10 @@ with detail_col:
     try:
         with st.container(height=560, border=False):
             if selected.startswith("e:") and selected != centre:
-                row = eng.store.query("SELECT name FROM entities WHERE id = ?", [int(selected[2:])])
-                if row:
+                entity = eng.store.entity(int(selected[2:]))
+                if entity:
                     st.button("Centre the graph here", key="graph_recentre", on_click=_centre_on,
-                              args=(int(selected[2:]), row[0][0]))
-            show_details(eng, selected)
+                              args=(int(selected[2:]), entity["name"]))
+            show_details(eng, selected, as_of)
     except EngramError as exc:
         st.error(f"Could not load the details: {exc}")

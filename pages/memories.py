@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from memory import EngramError, MemoryUnit, Recollection
+from memory import EngramError, MemoryUnit
 from memory.clock import ensure_utc, utc_now
 from memory.model import RESULT_TYPES
 from memory.timeline import list_memories
@@ -29,14 +29,9 @@ def _show_flash() -> None:
         getattr(st, flash[0])(flash[1])
 
 
-def _recollection(eng, unit: MemoryUnit) -> Recollection:
-    return Recollection(unit=unit, score=unit.relevance, provenance=eng.provenance(unit),
-                        valid=unit.superseded_at is None)
-
-
 def _find(eng, text: str, types: list[str], state: str, limit: int) -> list[MemoryUnit]:
     """The filtered listing; "m:12" or "12" also finds memory 12 itself."""
-    units = list_memories(eng, text=text or None, types=types or None, state=state, limit=limit)
+    units = list_memories(eng.store, text=text or None, types=types or None, state=state, limit=limit)
     match = ID_QUERY.match(text or "")
     if match:
         try:
@@ -55,7 +50,7 @@ def _day(value: datetime | None) -> str:
 def _table(eng, units: list[MemoryUnit]) -> pd.DataFrame:
     rows = []
     for unit in units:
-        rec = _recollection(eng, unit)
+        rec = common.recollection(eng, unit)
         rows.append({
             "id": unit.id, "type": unit.type, "content": unit.content,
             "valid from": _day(unit.valid_from), "valid until": _day(unit.valid_until),
@@ -141,8 +136,7 @@ def _forget(eng, unit: MemoryUnit) -> None:
 
 
 def _audit(eng) -> None:
-    rows = eng.store.query_dicts(
-        "SELECT logged_at, action, target, detail FROM audit ORDER BY logged_at DESC LIMIT 20")
+    rows = eng.store.recent_audit(20)
     with st.expander(f"Audit log ({len(rows)} most recent)" if rows else "Audit log (empty)", expanded=bool(rows) and st.session_state.pop("memories_show_audit", False)):
         if rows:
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -211,7 +205,7 @@ else:
             format_func=lambda i: f"m:{i} · {by_id[i].type} · {by_id[i].content[:80]}",
         )
         unit = by_id[picked]
-        rec = _recollection(eng, unit)
+        rec = common.recollection(eng, unit)
         st.subheader(f"m:{unit.id}")
         badges = [f"`{unit.type}`", common.validity_label(rec), common.source_label(rec)]
         if unit.archived:

@@ -7,13 +7,10 @@ import pandas as pd
 import streamlit as st
 
 from memory import EngramError
-from memory.profile import COLD_START_TURNS, TAG_SENTENCES, interests
+from memory.profile import COLD_START_TURNS, TAG_SENTENCES, interest_counts
 from memory.timeline import list_memories
 from pages import common
 
-# Entity labels that say nothing about interests.
-NOT_INTERESTS = ("DATE", "TIME", "MONEY", "ID", "EMAIL", "PHONE", "URL", "CARDINAL", "ORDINAL", "QUANTITY",
-                 "PERCENT")
 TOP_INTERESTS = 15
 
 
@@ -25,31 +22,8 @@ def choose(tag: str, **choice) -> None:
 
 
 def stated_preferences(eng) -> list:
-    units = list_memories(eng, types=["user_profile"], state="valid", limit=500)
+    units = list_memories(eng.store, types=["user_profile"], state="valid", limit=500)
     return sorted((u for u in units if u.subject == "user"), key=lambda u: u.valid_from, reverse=True)
-
-
-def interest_counts(eng) -> list[tuple[str, int]]:
-    """Entity and #tag frequency over current memories (not the assistant's replies) and notes' tags."""
-    rows = eng.store.query(
-        """SELECT e.name, e.label, count(DISTINCT me.memory_id)
-           FROM memory_entities me JOIN entities e ON e.id = me.entity_id JOIN memories m ON m.id = me.memory_id
-                LEFT JOIN events ev ON ev.id = m.event_id
-           WHERE NOT m.archived AND m.superseded_at IS NULL AND e.label NOT IN (SELECT unnest(?))
-             AND NOT (m.type = 'chat_turn' AND coalesce(ev.role, '') = 'assistant')  -- the user's words only
-           GROUP BY e.name, e.label""",
-        [list(NOT_INTERESTS)])
-    entity_counts: dict[str, int] = {}
-    tag_counts: dict[str, int] = {}
-    for name, label, count in rows:
-        bucket = tag_counts if label == "TAG" else entity_counts
-        bucket[name] = bucket.get(name, 0) + count
-    for name, count in eng.store.query(
-        """SELECT e.name, count(DISTINCT ed.src) FROM edges ed JOIN entities e ON ed.dst = 'e:' || e.id
-           WHERE ed.kind = 'tagged' AND ed.valid_until IS NULL GROUP BY e.name"""):
-        key = name if name.startswith("#") else "#" + name
-        tag_counts[key] = tag_counts.get(key, 0) + count
-    return interests(entity_counts, tag_counts, top=TOP_INTERESTS)
 
 
 st.title("🪪 Profile")
@@ -65,7 +39,7 @@ try:
     tags = chat.profile_tags()
     pinned, removed = eng.profile_choices()
     preferences = stated_preferences(eng)
-    top = interest_counts(eng)
+    top = interest_counts(eng.store, top=TOP_INTERESTS)
     prefix = chat.profile_prefix()
     anchor = chat.anchor()
 except EngramError as exc:

@@ -161,7 +161,7 @@ def _sync_status() -> None:
     cols[0].metric("Watching", mode)
     cols[1].metric("Last sync", _when(status["last_sync"]))
     cols[2].metric("Backlog", status["backlog"])
-    cols[3].metric("Notes", _live_notes(runner), help="Notes from this vault in the memory now.")
+    cols[3].metric("Notes", common.engram().store.live_note_count(), help="Notes from this vault in the memory now.")
     st.caption(f"Vault: `{status['vault']}`")
     if status["message"]:
         st.caption(status["message"])
@@ -194,11 +194,6 @@ def _sync_status() -> None:
                            f"{done.deleted} deleted, {len(done.skipped)} skipped ({done.seconds:.1f} s).")
     if result := st.session_state.get("settings_sync_result"):
         getattr(st, result[0])(result[1])
-
-
-def _live_notes(runner) -> int:
-    return runner.sync.indexer.eng.store.query(
-        "SELECT count(*) FROM sources WHERE kind = 'note' AND deleted_at IS NULL")[0][0]
 
 
 def _when(value: str | None) -> str:

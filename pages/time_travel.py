@@ -9,6 +9,7 @@ import streamlit as st
 
 from memory import EngramError
 from memory.clock import ensure_utc, utc_now
+from memory.temporal import true_at
 from memory.timeline import diff, valid_at
 from pages import common
 
@@ -56,13 +57,11 @@ def timeline_chart(eng, units, as_of: datetime) -> alt.LayerChart:
     for unit in units:
         rec = common.recollection(eng, unit)
         end = unit.valid_until or unit.superseded_at or max(now, unit.valid_from + timedelta(hours=12))
-        valid_then = (unit.valid_from <= as_of < end and unit.recorded_at <= as_of
-                      and (unit.superseded_at is None or unit.superseded_at > as_of))
         rows.append({
             "memory": f"m:{unit.id} {common.short(common.plain(unit.content), 34)}", "content": unit.content,
             "type": unit.type, "from": unit.valid_from, "until": end,
             "open": "open" if unit.valid_until is None and unit.superseded_at is None else "closed",
-            "valid then": "yes" if valid_then else "no", "source": common.source_label(rec),
+            "valid then": "yes" if true_at(unit, as_of) else "no", "source": common.source_label(rec),
         })
     frame = pd.DataFrame(rows)
     for column in ("from", "until"):
@@ -104,7 +103,7 @@ st.caption("What Engram knew or believed on a given day — and what changed bet
 eng = common.open_or_stop()
 
 try:
-    first, count = eng.store.query("SELECT min(valid_from), count(*) FROM memories")[0]
+    first, count = eng.store.memory_span()
 except EngramError as exc:
     st.error(f"The memory store could not be read: {exc}. Check the Vault & settings page.")
     st.stop()
@@ -123,9 +122,10 @@ as_of = common.as_of_day(day)
 
 try:
     if query.strip():
-        recs = valid_at(eng, as_of, query=query.strip(), k=RESULTS_FOR_QUERY)
+        recs = valid_at(eng.store, eng.provenance, as_of, query=query.strip(), recall=eng.recall,
+                        k=RESULTS_FOR_QUERY)
     else:
-        recs = valid_at(eng, as_of, k=RESULTS)
+        recs = valid_at(eng.store, eng.provenance, as_of, k=RESULTS)
     units = chart_units(eng, recs)
 except EngramError as exc:
     st.error(f"Time travel failed: {exc}")
@@ -163,7 +163,7 @@ if start_day >= end_day:
 else:
     start = datetime(start_day.year, start_day.month, start_day.day, tzinfo=timezone.utc)
     try:
-        changes = diff(eng, start, common.as_of_day(end_day))
+        changes = diff(eng.store, eng.provenance, start, common.as_of_day(end_day))
     except EngramError as exc:
         st.error(f"The comparison failed: {exc}")
         st.stop()

@@ -143,3 +143,54 @@ def test_dates_are_hidden_by_default(page_env):
     assert dates and not dates & set(node_ids(graph_args(at)))
     at.checkbox(key="graph_hide_dates").uncheck().run()
     assert dates & set(node_ids(graph_args(at)))
+
+
+def test_a_memory_that_starts_next_month_is_not_shown_as_valid(page_env):
+    """Details judge validity by the one time rule: a world interval that starts later is not valid today."""
+    from datetime import timedelta
+
+    from memory.clock import utc_now
+
+    eng = seed_vault()
+    mira = next(row for row in eng.find_entities("Mira Chen") if row["name"] == "Mira Chen")
+    at = page("graph.py")
+    at.session_state["graph_search"] = "Mira Chen"
+    at.run()
+    assert at.selectbox(key="graph_detail").value == f"e:{mira['id']}"
+    assert "not valid now" not in texts(at.markdown)
+
+    memory_id = eng.store.memory_ids_mentioning(mira["id"])[0]
+    eng.edit(memory_id, valid_from=utc_now() + timedelta(days=30))
+    at.run()
+    assert texts(at.markdown).count("*(not valid now)*") == 1
+
+
+def test_details_on_a_past_day_leave_out_what_was_recorded_later(page_env, tmp_path):
+    """On a past day a note's memory is not valid yet when Engram recorded it later, even if its world
+    interval (from the note's date) had begun: the system clock counts too."""
+    import os
+    import shutil
+    from datetime import timedelta
+
+    from pages import common
+    from vault_sync.sync import VaultIndexer
+
+    vault = tmp_path / "vault"
+    shutil.copytree(VAULT, vault)
+    for path in vault.rglob("*.md"):
+        os.utime(path)  # written, and so recorded, today
+    eng = common.engram()
+    VaultIndexer(eng, vault).sync_all()
+    mira = next(row for row in eng.find_entities("Mira Chen") if row["name"] == "Mira Chen")
+    units = eng.store.memories_by_id(eng.store.memory_ids_mentioning(mira["id"])).values()
+    earliest = min(units, key=lambda u: u.valid_from)
+    day = earliest.valid_from.date() + timedelta(days=1)
+    assert day < earliest.recorded_at.date() and earliest.valid_until is None
+
+    at = page("graph.py")
+    at.session_state["graph_search"] = "Mira Chen"
+    at.run()
+    assert "not valid" not in texts(at.markdown)
+    at.date_input(key="graph_day").set_value(day).run()
+    assert not at.exception
+    assert f"*(not valid on {day:%d %b %Y})*" in texts(at.markdown)

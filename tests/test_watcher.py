@@ -136,6 +136,33 @@ def test_ignored(rel: str) -> None:
     assert is_ignored(rel) and not is_note_path(rel) and not is_attachment(rel)
 
 
+# Paths the watcher, the scan and the indexer must judge alike (upper-case temp suffixes and
+# temp-named folders included).
+RULE_PATHS = {
+    "a.md": "note", "Projects/Deep/Plan.MD": "note", "draft.tmp/inside.md": "note",
+    "assets/diagram.png": "attachment", "Video.MP4.PART": None, "Notes.MD.SWP": None, "x.md~": None,
+    ".hidden.md": None, "Projects/.drafts/x.md": None, ".obsidian/app.json": None, "Projects/4913": None,
+}
+
+
+def test_scan_and_indexer_follow_the_watchers_rule(tmp_path) -> None:
+    from tests.helpers import open_engram
+    from vault_sync.scan import scan_vault
+    from vault_sync.sync import VaultIndexer
+
+    for rel in RULE_PATHS:
+        write(tmp_path / rel, "# Note\n\nSome text.\n")
+    for rel, kind in RULE_PATHS.items():
+        assert (is_note_path(rel), is_attachment(rel)) == (kind == "note", kind == "attachment"), rel
+    scanned = scan_vault(tmp_path)
+    assert set(scanned.notes) == {rel for rel, kind in RULE_PATHS.items() if kind == "note"}
+    assert set(scanned.attachments) == {rel for rel, kind in RULE_PATHS.items() if kind == "attachment"}
+    with open_engram() as eng:
+        report = VaultIndexer(eng, tmp_path).sync_paths(RULE_PATHS)
+        refs = {r[0] for r in eng.store.query("SELECT ref FROM sources WHERE kind = 'note'")}
+    assert report.notes == len(refs) and refs == set(scanned.notes)
+
+
 def test_attachments_are_reported_but_flagged() -> None:
     assert is_attachment("assets/diagram.png") and not is_note_path("assets/diagram.png")
 

@@ -11,8 +11,8 @@ from memory.errors import BadInputError
 
 MAX_NOTE_BYTES = 10 * 1024 * 1024
 BINARY_SNIFF_BYTES = 8192
-IGNORED_DIRS = {".obsidian", ".trash", ".git"}
 TEMP_SUFFIXES = (".tmp", "~", ".swp", ".swx", ".crdownload", ".part")
+TEMP_NAMES = frozenset({"4913"})  # vim probes a folder's writability with this file name
 
 
 @dataclass
@@ -51,8 +51,21 @@ def check_vault(vault: str | Path) -> Path:
     return path.resolve()
 
 
-def is_hidden_or_temp(name: str) -> bool:
-    return name.startswith(".") or name.endswith(TEMP_SUFFIXES) or name == "4913"
+def is_hidden(name: str) -> bool:
+    """A hidden file or folder: .obsidian/, .trash/, .git/, .#lock and .~lock.* files, …"""
+    return name.startswith(".")
+
+
+def is_temp(name: str) -> bool:
+    """An editor's temp, swap, backup or partial-download file."""
+    name = name.lower()
+    return name in TEMP_NAMES or name.endswith(TEMP_SUFFIXES)
+
+
+def is_ignored(rel_path: str) -> bool:
+    """The one ignore rule (scan, watcher, sync): anything under a hidden name, and temp files."""
+    parts = [part for part in rel_path.replace(os.sep, "/").split("/") if part not in ("", ".")]
+    return bool(parts) and (any(is_hidden(part) for part in parts) or is_temp(parts[-1]))
 
 
 def relative(vault: Path, path: Path) -> str:
@@ -86,7 +99,7 @@ def scan_vault(vault: Path) -> ScanResult:
         root_path = Path(root)
         kept = []
         for name in dirs:
-            if name in IGNORED_DIRS or name.startswith("."):
+            if is_hidden(name):
                 continue
             if (root_path / name).is_symlink():
                 result.skipped.append((relative(vault, root_path / name), "symlinked folder, not followed"))
@@ -94,10 +107,10 @@ def scan_vault(vault: Path) -> ScanResult:
             kept.append(name)
         dirs[:] = kept
         for name in files:
-            if is_hidden_or_temp(name):
-                continue
             path = root_path / name
             rel = relative(vault, path)
+            if is_ignored(rel):
+                continue
             if path.is_symlink():
                 result.skipped.append((rel, "symlink, not followed"))
                 continue

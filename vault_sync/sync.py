@@ -19,7 +19,7 @@ from memory.model import Event, ExtractedEntity, MemoryUnit, Source
 
 from .parse import Chunk, ParsedNote, parse_note, resolve_link
 from .scan import (
-    MAX_NOTE_BYTES, NoteReadError, NoteText, VaultFile, check_vault, is_hidden_or_temp, read_note,
+    MAX_NOTE_BYTES, NoteReadError, NoteText, VaultFile, check_vault, is_ignored, read_note,
     scan_vault, stat_file,
 )
 
@@ -124,7 +124,7 @@ class VaultIndexer:
             report = SyncReport()
             changed, missing, attachments = [], set(), {}
             for rel in sorted(set(rel_paths)):
-                if any(is_hidden_or_temp(part) or part in (".obsidian", ".trash") for part in rel.split("/")):
+                if is_ignored(rel):
                     continue
                 found = stat_file(self.vault, rel)
                 if found is None:

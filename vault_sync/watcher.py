@@ -30,13 +30,11 @@ from watchdog.observers.polling import PollingObserverVFS
 
 from memory.clock import utc_now
 
-from .scan import check_vault
+from .scan import check_vault, is_ignored
 
 log = logging.getLogger(__name__)
 
 NOTE_SUFFIX = ".md"
-TEMP_SUFFIXES = (".tmp", "~", ".swp", ".swx", ".crdownload", ".part")
-TEMP_NAMES = frozenset({"4913"})  # vim probes a folder's writability with this file name
 MAX_ERRORS = 20
 HEALTH_CHECK_S = 1.0
 LIMIT_ERRNOS = {
@@ -57,22 +55,6 @@ WATCHED_EVENTS: list[type[FileSystemEvent]] = [
 
 ChangeCallback = Callable[[set[str]], None]
 ObserverFactory = Callable[[], BaseObserver]
-
-
-def _parts(rel_path: str) -> list[str]:
-    """Split a vault-relative path into its names."""
-    return [part for part in rel_path.replace(os.sep, "/").split("/") if part not in ("", ".")]
-
-
-def is_ignored(rel_path: str) -> bool:
-    """True for hidden files and folders (.obsidian/, .trash/, .git/, …) and editor temp/swap/backup files."""
-    parts = _parts(rel_path)
-    if not parts:
-        return False
-    if any(part.startswith(".") for part in parts):  # also covers .#lock and .~lock.* files
-        return True
-    name = parts[-1].lower()
-    return name in TEMP_NAMES or name.endswith(TEMP_SUFFIXES)
 
 
 def is_note_path(rel_path: str) -> bool:
