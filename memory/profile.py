@@ -12,6 +12,7 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from .clock import ensure_utc
+from .extract import is_question
 
 if TYPE_CHECKING:
     from .store import Store
@@ -75,11 +76,6 @@ def _cues(english: Iterable[str], chinese: Iterable[str] = ()) -> re.Pattern[str
     return re.compile("|".join(words + [re.escape(cue) for cue in chinese]), re.IGNORECASE | re.ASCII)
 
 
-_QUESTION = _cues(
-    ["what", "why", "how", "which", "who", "when", "where", "can", "could", "should", "would",
-     "is", "are", "do", "does", "did", "will"],
-    ["吗", "呢", "什么", "怎么", "为什么", "哪", "如何", "是否", "有没有", "能不能", "可不可以"],
-)
 _NEGATION = _cues(
     ["not", "no", "never", "nothing", "none", "without", "don't", "doesn't", "didn't", "isn't",
      "aren't", "wasn't", "won't", "can't", "cannot", "shouldn't", "nope"],
@@ -138,15 +134,6 @@ def _keywords(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if len(w) >= 4 and w.lower() not in _STOPWORDS}
 
 
-def _is_question(text: str) -> bool:
-    stripped = text.strip()
-    if stripped.endswith(("?", "？")):
-        return True
-    first = _WORD.match(stripped)
-    starts_with_question_word = bool(first and _QUESTION.fullmatch(first.group()))
-    return starts_with_question_word or any(cue in stripped for cue in ("吗", "为什么", "什么", "怎么", "如何", "是否"))
-
-
 def _snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     """A one-line excerpt cut at a word boundary."""
     text = " ".join(text.split())
@@ -166,16 +153,16 @@ def features_for_turn(
     """Behaviour features of one user turn (pass redacted text: the snippet is kept)."""
     text = text.replace("\u2019", "'")  # curly apostrophes: "don’t" reads as "don't"
     previous = previous_user_texts_in_session[-1] if previous_user_texts_in_session else None
-    is_question = _is_question(text)
+    asks = is_question(text)
     follow_up = previous is not None and bool(
-        _FOLLOW_UP.search(text) or (is_question and _keywords(text) & _keywords(previous))
+        _FOLLOW_UP.search(text) or (asks and _keywords(text) & _keywords(previous))
     )
     mentions_session = any(sid and sid in text for sid in earlier_session_ids)
     return TurnFeatures(
         at=ensure_utc(at),
         session_id=session_id,
         question_length=_approx_words(text),
-        is_question=is_question,
+        is_question=asks,
         negation=bool(_NEGATION.search(text)),
         correction=bool(_CORRECTION.search(text)),
         follow_up=follow_up,

@@ -13,6 +13,7 @@ from .extract import tokenize_for_search
 from .graph import LazyGraph, memory_node
 from .index import Filters, HybridIndex
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
+from .slots import SLOT_CUES
 from .store import Store
 from .temporal import recency_weight, true_at
 
@@ -29,14 +30,6 @@ CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
-SLOT_CUES: dict[str, set[str]] = {
-    "drink_preference": {"coffee", "drink", "drinks", "drinking", "tea", "latte", "beverage",
-                         "咖啡", "喝", "喝什么", "饮料", "茶"},
-    "name": {"name", "called", "名字", "叫", "叫什么"},
-    "home_location": {"live", "living", "home", "moved", "住", "住在", "哪里", "搬"},
-    "employer": {"work", "job", "employer", "company", "工作", "公司", "上班"},
-    "answer_style": {"answer", "answers", "style", "reply", "回答"},
-}
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
 

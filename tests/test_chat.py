@@ -7,6 +7,7 @@ import pytest
 from memory.chat import Chat, OFFLINE_HEADER
 from memory.context import ExecutionContext
 from memory.llm import ChatModel
+from memory.profile import TAG_SENTENCES
 from tests.helpers import at, open_engram
 
 
@@ -162,4 +163,5 @@ def test_profile_tags_from_scripted_sessions_and_pins(eng):
     eng.set_profile_choice("exploratory", pinned=True)
     tags = {t.name: t for t in chat.profile_tags()}
     assert tags["exploratory"].pinned
-    assert "exploratory" in chat.profile_prefix() or "explor" in chat.profile_prefix().lower()
+    prefix = chat.profile_prefix()
+    assert prefix.startswith(TAG_SENTENCES["exploratory"]) and TAG_SENTENCES["executive"] in prefix

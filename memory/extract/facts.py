@@ -1,0 +1,516 @@
+"""Memory rules: sentences and clauses, rule templates, third-person rewriting, questions."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..model import ExtractedEntity, ExtractedMemory
+from ..slots import ALIASES, TEMPLATES
+from .compress import compress
+from .han import HAN_CHAR
+
+__all__ = ["Found", "find_statements", "is_question", "to_memories"]
+
+_ABBREVIATIONS = "Dr Mr Mrs Ms Prof St Jr Sr Inc Ltd Co vs etc e.g i.e No".split()
+_NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
+_SENTENCE = re.compile(rf"[^\n!?。！？]+?(?:[!?。！？]+|{_NOT_AFTER_ABBREVIATION}\.(?=\s|$)|(?=\n)|$)")
+_CLAUSE_SEP = re.compile(
+    r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
+    r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
+    r"|而且|并且|但是|不过|可是|所以|然后",
+    re.I,
+)
+_FILLER_EN = re.compile(
+    r"^(?:(?:and|but|so|also|oh|well|btw|by the way|actually|hi|hey|hello|ok|okay|yes|yeah|anyway|honestly"
+    r"|fyi|just so you know|now|then|ah|um|hmm|lately|these days|nowadays|currently|recently|ps)\b[\s,!.]*)+",
+    re.I,
+)
+_FILLER_ZH = re.compile(
+    r"^(?:其实|另外|还有|对了|顺便说一下|顺便说|顺便|嗯+|哦+|啊|好的|好吧|而且|并且|但是|不过|然后|所以|那么"
+    r"|现在|最近|目前|平时|以后|从今天起|今天开始|话说|说起来|告诉你|跟你说|你好|您好|哈喽|嗨)+"
+)
+_REMEMBER_EN = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:(?:remember|keep in mind|don't forget|do not forget)(?:\s+that)?|note\s+that)\b(?!\s+to\b)[\s,:]*",
+    re.I,
+)
+_REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
+_QUESTION_EN = re.compile(
+    r"^\W*(?:do|does|did|what|what's|where|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could"
+    r"|would|should|will|shall|have|has|may|might)\b(?!')",
+    re.I,
+)
+_QUESTION_ZH = re.compile(r"什么|哪|谁|几[个点月号天岁年次]|怎么|怎样|如何|多少|是否|是不是|有没有|为什么|为何|(?:吗|呢|么)\W*$")
+
+_ADV = (
+    r"(?:(?:usually|now|mostly|always|only|mainly|still|normally|generally|typically|often|really|just|also"
+    r"|currently|actually|mostly|nowadays)\s+)*"
+)
+_HAVE = r"(?:(?:have|'ve|just|recently|already)\s+)*"
+_ZADV = r"(?:现在|平时|一般|通常|每天|早上|经常|最近|都|只|主要|还是|一直|也|已经|目前|基本上|基本|总是)*"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    lang: str
+
+
+def _en(kind: str, body: str) -> _Rule:
+    return _Rule(kind, re.compile(rf"^{body}$", re.I), "en")
+
+
+def _zh(kind: str, body: str) -> _Rule:
+    return _Rule(kind, re.compile(rf"^{body}$"), "zh")
+
+
+# First match wins, so specific and negated forms come before general ones.
+_MEMORY_RULES = [
+    _en("name", r"(?:my name is|my name's|i'm called|i am called)\s+(?P<v>.+?)"),
+    _en("name_cap", r"(?:(?:you can|please|just)\s+)*(?:call me|i go by)\s+(?P<v>(?-i:[A-Z]).*?)"),
+    _en("drink_stop", r"i\s+(?:don't|do not|won't)\s+drink\s+(?P<v>.+?)\s+(?:anymore|any more|any longer)"),
+    _en("drink_stop", r"i\s+no longer\s+drink\s+(?P<v>.+?)"),
+    _en("drink_stop", rf"i\s+{_HAVE}(?:stopped|quit|gave up)\s+drinking\s+(?P<v>.+?)"),
+    _en("drink_not", r"i\s+(?:don't|do not|never)\s+drink\s+(?P<v>.+?)"),
+    _en("switch", rf"i\s+{_ADV}{_HAVE}(?:switched|changed|moved on|gone over|gone)\s+(?:over\s+)?to\s+(?P<v>.+?)"),
+    _en("drink_switch", rf"i\s+{_ADV}{_HAVE}(?:started|began)\s+drinking\s+(?P<v>.+?)"),
+    _en("drink", rf"i\s+{_ADV}drink\s+(?P<v>.+?)"),
+    _en("home_stop", r"i\s+no longer\s+live\s+in\s+(?P<v>.+?)"),
+    _en("home_stop", r"i\s+(?:don't|do not)\s+live\s+in\s+(?P<v>.+?)\s+(?:anymore|any more)"),
+    _en("home_stop", rf"i\s+{_HAVE}moved\s+out\s+of\s+(?P<v>.+?)"),
+    _en("home_move", rf"i\s+{_ADV}{_HAVE}(?:moved|relocated)\s+to\s+(?P<v>.+?)"),
+    _en("home", rf"i\s+{_ADV}(?:live|am living|'m living|am based|'m based|reside)\s+in\s+(?P<v>.+?)"),
+    _en("employer_stop", r"i\s+no longer\s+work\s+(?:at|for)\s+(?P<v>.+?)"),
+    _en("employer_stop", r"i\s+(?:don't|do not)\s+work\s+(?:at|for)\s+(?P<v>.+?)\s+(?:anymore|any more)"),
+    _en("employer_stop", rf"i\s+{_HAVE}(?:left|quit)\s+(?:my job at\s+)?(?P<v>(?-i:[A-Z]).*?)"),
+    _en("employer_join", rf"i\s+{_HAVE}(?:joined|started (?:working )?at)\s+(?P<v>(?-i:[A-Z]).*?)"),
+    _en("employer", rf"i\s+{_ADV}(?:work|am working|'m working)\s+(?:at|for)\s+(?P<v>.+?)"),
+    _en("prefer", rf"i\s+{_ADV}(?:prefer|would prefer|'d prefer|would rather have|'d rather have)\s+(?P<v>.+?)"),
+    _en(
+        "like",
+        rf"i\s+{_ADV}(?P<verb>like|love|enjoy|adore|hate|dislike|detest|can't stand|cannot stand"
+        r"|don't like|do not like|don't really like|don't enjoy|do not enjoy)\s+(?P<v>.+?)",
+    ),
+    _en("attr", r"my\s+(?P<a>[a-z][\w' -]{0,40}?)\s+(?P<be>is|are)\s+(?P<v>.+?)"),
+    _zh("name", r"(?:我叫|我的名字是|我的名字叫|我名字叫|我名字是|叫我|大家都叫我|你可以叫我)(?P<v>.+?)"),
+    _zh("drink_stop", rf"我{_ZADV}(?:不再|再也不|不)喝(?P<v>.+?)了"),
+    _zh("drink_stop", rf"我{_ZADV}不再喝(?P<v>.+?)"),
+    _zh("drink_stop", rf"我{_ZADV}(?:戒掉了|戒了)(?P<v>.+?)"),
+    _zh("drink_stop", rf"我{_ZADV}(?:把)(?P<v>.+?)(?:戒掉了|戒了)"),
+    _zh("drink_stop", rf"我{_ZADV}戒(?P<v>.+?)了"),
+    _zh("drink_not", rf"我{_ZADV}(?:不|从不|从来不)喝(?P<v>.+?)"),
+    _zh("drink_switch", rf"我{_ZADV}(?:改喝|换喝|改成喝|换成喝|开始喝)了?(?P<v>.+?)了?"),
+    _zh("switch", rf"我{_ZADV}(?:改成|换成)了?(?P<v>.+?)了?"),
+    _zh("drink", rf"我{_ZADV}喝(?!了|多|醉|完|过)(?P<v>.+?)"),
+    _zh("home_stop", rf"我{_ZADV}(?:不再住在|不住在)(?P<v>.+?)了?"),
+    _zh("home_stop", rf"我{_ZADV}从(?P<v>.+?)搬走了"),
+    _zh("home_move", rf"我{_ZADV}(?:搬到了|搬到|搬去了|搬去|搬家到了|搬家到|搬来了|搬来)(?P<v>.+?)(?:住)?了?"),
+    _zh("home", rf"我{_ZADV}(?:住在|居住在|生活在|定居在)(?P<v>.+?)"),
+    _zh("employer_stop", rf"我{_ZADV}从(?P<v>.+?)离职了?"),
+    _zh("employer_stop", rf"我{_ZADV}不在(?P<v>.+?)(?:工作|上班)了"),
+    _zh("employer_join", rf"我{_ZADV}(?:加入了|加入|入职了|入职|跳槽到了|跳槽到|跳槽去了)(?P<v>.+?)了?"),
+    _zh("employer", rf"我{_ZADV}在(?P<v>.+?)(?:工作|上班|任职|实习)了?"),
+    _zh("attr", r"我(?:的|(?=最喜欢的))(?P<a>[^，。是]{1,12}?)(?P<be>是|叫)(?P<v>.+?)"),
+    _zh("prefer", rf"我{_ZADV}(?:更喜欢|比较喜欢|偏好|更偏好|更倾向于|倾向于|更爱)(?P<v>.+?)"),
+    _zh("like", rf"我{_ZADV}(?P<verb>很喜欢|非常喜欢|最喜欢|特别喜欢|喜欢|不喜欢|不太喜欢|讨厌|很讨厌|热爱|爱)(?P<v>.+?)"),
+]
+
+_DRINK = re.compile(
+    r"\b(?:coffee|latte|americano|espresso|cappuccino|mocha|macchiato|flat white|cold brew|tea|matcha|chai"
+    r"|juice|smoothie|soda|cola|coke|beer|wine|whisky|whiskey|milk|water|lemonade|kombucha|cocoa"
+    r"|hot chocolate)s?\b"
+    r"|咖啡|拿铁|美式|浓缩|卡布奇诺|摩卡|冷萃|茶|奶茶|果汁|可乐|啤酒|酒|牛奶|豆浆|饮料",
+    re.I,
+)
+_ANSWER = re.compile(
+    r"\b(?:answers?|responses?|repl(?:y|ies)|explanations?|summar(?:y|ies)|bullet points?)\b|回答|回复|答案|解释|总结",
+    re.I,
+)
+_PRONOUN_VALUES = set(
+    "it that this you your them those these him her me something anything 你 你们 他 她 它 这 那 这个 那个".split()
+)
+_BAD_ATTRS = set(
+    "point question problem guess issue concern idea understanding opinion answer reason bad pleasure "
+    "fault turn mistake".split()
+)
+_NOT_ATTRIBUTE_VALUES = set(
+    "so very really too more less about like full such just still always never quite pretty super great good "
+    "fine amazing awesome cool nice beautiful better worse best open closed ready done back here there over gone "
+    "all not also kind sort that going getting coming".split()
+)
+_NOT_LIKED = _PRONOUN_VALUES | set("how what when where why which who to the thought".split())
+_BAD_EMPLOYERS = set("home night weekends the moment 家 家里 这 这里 那里 这儿 那儿 公司 外面 线上 远程".split())
+_EN_LEADING = re.compile(
+    r"^(?:a lot of|lots of|a cup of|a glass of|cups of|a|an|the|some|mostly|mainly|only)\s+", re.I
+)
+_EN_TRAILING = re.compile(
+    r"\s+(?:now|nowadays|these days|every (?:day|morning|evening|night|week)"
+    r"|in the (?:morning|evening|afternoon)s?"
+    r"|daily|usually|anymore|any more|instead|too|as well|again|already|right now|at the moment|lately|recently"
+    r"|a lot|very much|so much|since .+|for (?:about )?\S+ (?:years?|months?|weeks?)|last (?:year|month|week)"
+    r"|this (?:year|month|week)|with .+|because .+)$",
+    re.I,
+)
+_EN_TRAILING_LIGHT = re.compile(r"\s+(?:too|as well|a lot|so much|very much|now|anymore|any more)$", re.I)
+_ZH_LEADING = re.compile(r"^(?:一杯|一瓶|一罐|一点|一些|杯|点|些)")
+_ZH_TRAILING = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|每天|住)+$")
+_ZH_NAME_END = re.compile(r"在|是|今年|来自|住|的|，|,")
+_PREFER_SPLIT = re.compile(r"\s+(?:over|rather than|instead of|more than)\s+|而不是|而非|胜过|多过", re.I)
+_LIKE_VERBS_EN = {
+    "like": "likes",
+    "love": "loves",
+    "enjoy": "enjoys",
+    "adore": "adores",
+    "hate": "hates",
+    "dislike": "dislikes",
+    "detest": "detests",
+    "can't stand": "can't stand",
+    "cannot stand": "cannot stand",
+    "don't like": "does not like",
+    "do not like": "does not like",
+    "don't really like": "does not really like",
+    "don't enjoy": "does not enjoy",
+    "do not enjoy": "does not enjoy",
+}
+_NEGATIVE_LIKES = {"hate", "dislike", "detest", "can't stand", "cannot stand", "不喜欢", "不太喜欢", "讨厌", "很讨厌"}
+
+
+@dataclass
+class Found:
+    """A memory stated in a message: its content, slot and value, and its span in the text."""
+
+    content: str
+    attribute: str | None
+    value: str | None
+    start: int
+    end: int
+    type: str = "user_profile"
+
+
+def _trim_value(value: str, lang: str, strict: bool = True) -> str:
+    """A slot value without articles, measure words, trailing adverbials and punctuation."""
+    value = value.strip(" \t.,!;:'\"。！，；：、")
+    if lang == "en" and strict:
+        value = _EN_LEADING.sub("", value)
+        previous = None
+        while previous != value:
+            previous, value = value, _EN_TRAILING.sub("", value)
+    elif lang == "en":
+        value = _EN_TRAILING_LIGHT.sub("", value)
+    else:
+        value = _ZH_TRAILING.sub("", _ZH_LEADING.sub("", value))
+    return value.strip(" .,!;:'\"。！，；：、")
+
+
+def _name_value(value: str, lang: str) -> str | None:
+    """A person's name at the start of value, or None when it does not look like one."""
+    value = value.strip(" .,!;:'\"。！，；：、")
+    if HAN_CHAR.match(value):
+        value = _ZH_NAME_END.split(value, maxsplit=1)[0]
+        return value if 1 <= len(value) <= 4 else None
+    m = re.match(r"[^\s,.;!?]+(?:\s+[A-Z][^\s,.;!?]*){0,3}", value)
+    if not m or m.group().lower() in _PRONOUN_VALUES:
+        return None
+    return m.group()
+
+
+def _attr_slot(attr: str, lang: str) -> str:
+    """A slot attribute name: `favorite color` -> `favourite_colour`; Chinese kept or mapped."""
+    if lang == "zh":
+        attr = attr.strip("的")
+        return ALIASES.get(attr, attr)
+    attr = attr.lower().replace("'s", "").replace("favorite", "favourite").replace("color", "colour")
+    attr = re.sub(r"\W+", "_", attr).strip("_")
+    return ALIASES.get(attr, attr)
+
+
+def _build(rule: _Rule, m: re.Match[str]) -> tuple[str, str | None, str | None] | None:
+    """(content, attribute, value) for a matched rule, or None when the value is not usable."""
+    lang, kind = rule.lang, rule.kind
+    raw = m.group("v")
+    if kind in ("name", "name_cap"):
+        value = _name_value(raw, lang)
+        return _template("name", value, lang) if value else None
+    if kind == "attr":
+        return _build_attr(m, lang)
+    if kind == "prefer":
+        return _build_prefer(raw, lang)
+    if kind == "like":
+        return _build_like(m.group("verb"), raw, lang)
+    value = _trim_value(raw, lang)
+    if not value or value.lower() in _PRONOUN_VALUES:
+        return None
+    if kind.startswith("employer") and value.lower() in _BAD_EMPLOYERS:
+        return None
+    if kind == "switch" and _DRINK.search(value):
+        kind = "drink_switch"
+    return _template(kind, value, lang)
+
+
+def _template(kind: str, value: str, lang: str) -> tuple[str, str | None, str | None]:
+    """Content from the kind's sentence template; negated kinds keep the negation in the value."""
+    attribute, template = TEMPLATES[kind]
+    content = template.text(lang).format(v=value)
+    if template.closes:
+        slot_value = content.removeprefix("User ").removeprefix("用户").rstrip(".。")
+        return content, attribute, slot_value
+    return content, attribute, value if attribute else None
+
+
+def _build_attr(m: re.Match[str], lang: str) -> tuple[str, str | None, str | None] | None:
+    """`my X is Y` / `我的X是Y` -> slot (user, X)."""
+    attr, value = m.group("a").strip(), _trim_value(m.group("v"), lang, strict=False)
+    slot = _attr_slot(attr, lang)
+    if slot == "name":
+        name = _name_value(value, lang)
+        return _template("name", name, lang) if name else None
+    if not value or (lang == "en" and not _is_attribute_value(attr, value)):
+        return None
+    if lang == "en":
+        return f"User's {attr} {m.group('be').lower()} {_third_person(value, sentence_start=False)}.", slot, value
+    attr = attr.strip("的")
+    owner = "用户" if attr.startswith("最") else "用户的"
+    return f"{owner}{attr}{m.group('be')}{value}。", slot, value
+
+
+def _is_attribute_value(attr: str, value: str) -> bool:
+    """`my birthday is May 3` states an attribute; `my kids are so excited about it` does not."""
+    first = value.split()[0].lower()
+    return (
+        len(attr.split()) <= 3
+        and len(value.split()) <= 6
+        and attr.split()[0].lower() not in _BAD_ATTRS
+        and first not in _NOT_ATTRIBUTE_VALUES
+        and not first.endswith("ing")
+    )
+
+
+def _category(value: str) -> str | None:
+    """The slot a stated preference belongs to, when it has an obvious one."""
+    if _ANSWER.search(value):
+        return "answer_style"
+    if _DRINK.search(value):
+        return "drink_preference"
+    return None
+
+
+def _build_prefer(raw: str, lang: str) -> tuple[str, str | None, str | None] | None:
+    """`I prefer X over Y` -> preference, slotted when X has a category."""
+    parts = _PREFER_SPLIT.split(raw, maxsplit=1)
+    value = _trim_value(parts[0], lang, strict=False)
+    other = _trim_value(parts[1], lang, strict=False) if len(parts) > 1 else ""
+    if not value or value.lower() in _PRONOUN_VALUES:
+        return None
+    attribute = _category(value)
+    if lang == "en":
+        content = f"User prefers {value}" + (f" over {other}" if other else "") + "."
+    else:
+        content = f"用户偏好{value}" + (f"而不是{other}" if other else "") + "。"
+    return content, attribute, value if attribute else None
+
+
+def _build_like(verb: str, raw: str, lang: str) -> tuple[str, str | None, str | None] | None:
+    """`I like X` / `我不喜欢X`; only positive answer-style likes get a slot."""
+    value = _trim_value(raw, lang, strict=False)
+    if not value or value.lower() in _NOT_LIKED or value.split()[0].lower() in _NOT_LIKED:
+        return None
+    if lang == "en":
+        value = _third_person(value, sentence_start=False)
+    verb = " ".join(verb.lower().split())
+    attribute = None
+    if verb not in _NEGATIVE_LIKES and "not" not in verb and "n't" not in verb and _ANSWER.search(value):
+        attribute = "answer_style"
+    content = f"User {_LIKE_VERBS_EN[verb]} {value}." if lang == "en" else f"用户{verb}{value}。"
+    return content, attribute, value if attribute else None
+
+
+def is_question(text: str) -> bool:
+    """True when a sentence of text asks rather than tells; questions give no memory.
+
+    A sentence asks when it ends in `?`, opens with a question word (`do`, `what's`, `could`…) or,
+    in Chinese, holds a question word or ends in a particle (吗, 呢); `can you remember that …` is
+    a request, not a question.
+    """
+    return any(_asks(sentence) for _, sentence in _sentences(text))
+
+
+def _asks(sentence: str) -> bool:
+    s = sentence.strip()
+    if s.endswith(("?", "？")):
+        return True
+    if HAN_CHAR.search(s):
+        return bool(_QUESTION_ZH.search(s))
+    return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s)
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, sentence) pairs, split at sentence-final punctuation and newlines."""
+    for m in _SENTENCE.finditer(text):
+        if m.group().strip():
+            yield m.start(), m.group()
+
+
+def _clauses(sentence: str, offset: int) -> Iterator[tuple[int, int, str]]:
+    """(start, end, clause) pairs, split at commas, semicolons and clause-joining conjunctions."""
+    pos = 0
+    for sep in _CLAUSE_SEP.finditer(sentence):
+        yield offset + pos, offset + sep.start(), sentence[pos : sep.start()]
+        pos = sep.end()
+    yield offset + pos, offset + len(sentence), sentence[pos:]
+
+
+def _strip_lead(clause: str, pattern: re.Pattern[str]) -> tuple[str, int]:
+    """Clause without a leading match of pattern, and the number of characters removed."""
+    m = pattern.match(clause)
+    return (clause[m.end() :], m.end()) if m else (clause, 0)
+
+
+def _match_clause(body: str) -> tuple[str, str | None, str | None] | None:
+    """The first memory rule that matches a clause body."""
+    body = body.strip().rstrip(".!。！")
+    for rule in _MEMORY_RULES:
+        m = rule.pattern.match(body)
+        if m:
+            built = _build(rule, m)
+            if built:
+                return built
+    return None
+
+
+def _third_person(text: str, sentence_start: bool = True) -> str:
+    """A user's words retold about the user: `I have` -> `User has`, `我的` -> `用户的`."""
+    if HAN_CHAR.search(text):
+        return re.sub(r"我(?!们)", "用户", text)
+    text = _FIRST_PERSON.sub(lambda m: _replace_first_person(m, sentence_start and m.start() == 0), text)
+    return text[:1].upper() + text[1:] if sentence_start else text
+
+
+_FIRST_PERSON = re.compile(
+    r"\b(?:(?P<be>i'm|i am)|(?P<aux>i've|i'd|i'll)|(?P<i>i)(?P<adv>(?:\s+(?:really|usually|always|often|never|also"
+    r"|just|still|now|sometimes|only|already|mostly|actually|normally|rarely))*)\s+(?P<verb>[a-z']+)"
+    r"|(?P<obj>me|myself)|(?P<poss>my)|(?P<mine>mine))\b",
+    re.I,
+)
+_AUX = {"i've": "has", "i'd": "would", "i'll": "will"}
+_UNCHANGED_VERBS = set(
+    "can could will would shall should may might must was did had can't cannot won't wouldn't couldn't "
+    "shouldn't wasn't didn't hadn't went got met saw said told made took came bought left felt found gave knew "
+    "thought paid put ran sent spent wrote read let set kept heard".split()
+)
+_IRREGULAR_VERBS = {"have": "has", "do": "does", "go": "goes", "don't": "doesn't", "haven't": "hasn't", "am": "is"}
+
+
+def _replace_first_person(m: re.Match[str], at_start: bool) -> str:
+    """One first-person phrase in third person; `User` at the start, `the user` elsewhere."""
+    subject = "User" if at_start else "the user"
+    if m.group("be"):
+        return f"{subject} is"
+    if m.group("aux"):
+        return f"{subject} {_AUX[m.group('aux').lower()]}"
+    if m.group("i"):
+        return f"{subject}{m.group('adv') or ''} {_third_person_verb(m.group('verb'))}"
+    if m.group("obj"):
+        return "the user"
+    if m.group("poss"):
+        return f"{subject}'s"
+    return "the user's"
+
+
+def _third_person_verb(verb: str) -> str:
+    """`like` -> `likes`, `have` -> `has`; past tense and modals unchanged."""
+    low = verb.lower()
+    if low in _IRREGULAR_VERBS:
+        return _IRREGULAR_VERBS[low]
+    if low in _UNCHANGED_VERBS or low.endswith("ed") or "'" in low:
+        return verb
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _general_memory(sentence: str, start: int, end: int, offset: int, strong: bool) -> Found | None:
+    """A remembered statement as a third-person sentence; after a bare `remember,` only one about the user."""
+    text = sentence[start - offset : end - offset].strip(" ,，:：;；")
+    about_user = bool(re.search(r"\b(?:i|me|my|mine|i'm|i've)\b|我(?!们)", text, re.I))
+    if not text or not (strong or about_user):
+        return None
+    content = _third_person(text).rstrip(".!。！")
+    content += "。" if HAN_CHAR.search(content) else "."
+    return Found(content, None, None, start, end, "user_profile" if about_user else "fact_reference")
+
+
+def _is_strong_trigger(trigger: str, sentence: str, clause_end: int) -> bool:
+    """`remember that`, `please remember`, `remember:`, `记住` ask to remember; a bare `remember,` may be advice."""
+    if HAN_CHAR.search(trigger) or re.search(r"that|please|you|:", trigger, re.I):
+        return True
+    return sentence[clause_end:].lstrip().startswith((":", "："))
+
+
+_ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们")
+
+
+def _sentence_memories(offset: int, sentence: str) -> Iterator[Found]:
+    """Memories from one sentence: rule matches per clause, plus remembered statements."""
+    remembering = strong = zh_subject = False
+    rest: list[tuple[int, int]] = []
+    for start, end, clause in _clauses(sentence, offset):
+        body, cut = _strip_lead(clause, _FILLER_EN)
+        body, cut2 = _strip_lead(body, _FILLER_ZH)
+        body, cut3 = _strip_lead(body, _REMEMBER_ZH if HAN_CHAR.match(body) else _REMEMBER_EN)
+        if cut3:
+            remembering = True
+            strong = strong or _is_strong_trigger(clause[cut + cut2 : cut + cut2 + cut3], sentence, end - offset)
+        if not body.strip():
+            continue
+        if body.startswith("我"):
+            zh_subject = True
+        elif zh_subject and HAN_CHAR.match(body) and not body.startswith(_ZH_OTHER_SUBJECTS):
+            body = "我" + body  # 我叫张三，在技术部工作: later clauses drop the subject
+        built = _match_clause(body)
+        if built:
+            yield Found(*built, start, end)
+        elif remembering:
+            rest.append((start + cut + cut2 + cut3, end))
+    if rest:
+        found = _general_memory(sentence, rest[0][0], rest[-1][1], offset, strong)
+        if found:
+            yield found
+
+
+def find_statements(text: str) -> list[Found]:
+    """The memories a user's message states, sentence by sentence; questions are skipped."""
+    found: list[Found] = []
+    for offset, sentence in _sentences(text):
+        if not is_question(sentence):
+            found.extend(_sentence_memories(offset, sentence))
+    return found
+
+
+def to_memories(found: list[Found], ents: list[ExtractedEntity]) -> list[ExtractedMemory]:
+    """ExtractedMemory values with the entities inside each one's span, duplicates dropped."""
+    out: list[ExtractedMemory] = []
+    seen: set[str] = set()
+    for f in found:
+        content = compress(f.content)
+        if content in seen:
+            continue
+        seen.add(content)
+        inside = _unique(e for e in ents if e.start >= f.start and e.end <= f.end)
+        subject = "user" if f.attribute else None
+        out.append(ExtractedMemory(content, f.type, subject, f.attribute, f.value, inside))
+    return out
+
+
+def _unique(ents: Iterable[ExtractedEntity]) -> list[ExtractedEntity]:
+    """First occurrence of each (key, label)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for e in ents:
+        if (e.key, e.label) not in seen:
+            seen.add((e.key, e.label))
+            out.append(e)
+    return out

@@ -1,0 +1,78 @@
+"""Keyword tokens for BM25: Snowball-stemmed English words and ids, Chinese segmented by jieba."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Iterator
+
+import snowballstemmer
+
+from .han import HAN, HAN_CHAR, jieba_module
+
+__all__ = ["tokenize_for_search"]
+
+_SEARCH_TOKEN = re.compile(
+    rf"[^\W_{HAN}]+(?:(?:[-_./@]|(?<=\d),(?=\d{{3}}))[^\W_{HAN}]+)*|[{HAN}]+"
+)
+_PART = re.compile(rf"[^\W_{HAN}]+")
+_DECIMAL = re.compile(r"\d+\.\d+")
+_EN_STOP = frozenset(
+    "a an the and or but if of at by for with about to from in on into over under is are was were be been being "
+    "am do does did doing have has had i me my mine myself we our ours you your yours he him his she her hers it "
+    "its they them their theirs this that these those there here what which who whom whose as so than too very "
+    "can could will would shall should just not no nor only own same s t don didn doesn isn wasn then also up out "
+    "all any some how when where why let ll re ve d m".split()
+)
+_ZH_STOP = frozenset(
+    "的 了 是 在 我 你 他 她 它 我们 你们 他们 她们 它们 和 与 及 或 也 都 就 而 并 吗 呢 吧 啊 呀 哦 嗯 这 那 "
+    "这个 那个 这些 那些 有 个 把 被 给 对 从 到 为 以 之 于 上 下 还 又 很 会 要 能 可以 什么 怎么 哪 哪里 谁 "
+    "一个 没有 不 没 着 过 地 得 让 吗".split()
+)
+
+
+_SNOWBALL = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=1 << 17)
+def _stem(word: str) -> str:
+    """Snowball (Porter 2) stem of an English word: `painted` and `paintings` both give `paint`."""
+    if not word.isalpha() or not word.isascii():
+        return word
+    return _SNOWBALL.stemWord(word)
+
+
+def _word_tokens(token: str) -> Iterator[str]:
+    """A Latin/number token, plus the parts of a compound such as `ord-2024-0042`."""
+    if "," in token:
+        yield token.replace(",", "")
+        return
+    parts = _PART.findall(token)
+    if len(parts) == 1:
+        if token not in _EN_STOP and (len(token) > 1 or token.isdigit()):
+            yield _stem(token)
+        return
+    yield token
+    if not _DECIMAL.fullmatch(token):
+        for part in parts:
+            if part not in _EN_STOP and (len(part) > 1 or part.isdigit()):
+                yield _stem(part)
+
+
+def _chinese_tokens(run: str) -> Iterator[str]:
+    """jieba search-mode words of a Han run, without stop words."""
+    for word in jieba_module().lcut_for_search(run):
+        if word not in _ZH_STOP:
+            yield word
+
+
+def tokenize_for_search(text: str) -> list[str]:
+    """Lowercase keyword tokens for BM25: English words and ids, Chinese segmented by jieba."""
+    tokens: list[str] = []
+    for m in _SEARCH_TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
+        token = m.group()
+        if HAN_CHAR.match(token):
+            tokens.extend(_chinese_tokens(token))
+        else:
+            tokens.extend(_word_tokens(token))
+    return tokens

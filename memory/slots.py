@@ -1,0 +1,126 @@
+"""The slot vocabulary: what Engram knows about the user, one row per attribute.
+
+A slot is a single-valued attribute of the user (`user.employer`); a new value supersedes the old
+one. Each row says how a question about the slot is recognised (cue words, checked by recall),
+how a stated fact is stored (content templates, used by the memory rules in `extract.facts`) and
+which other names mean the same slot (`my company is …` → `employer`). To teach Engram a new
+attribute, add a row; the lookup tables below are derived from `SLOTS`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["ALIASES", "SLOTS", "SLOT_CUES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
+
+
+@dataclass(frozen=True)
+class Template:
+    """The stored content for one kind of statement, in English and Chinese (`{v}` is the value)."""
+
+    en: str
+    zh: str
+    closes: bool = False  # "no longer …": the slot's value is the whole negated statement
+
+    def text(self, lang: str) -> str:
+        """The template in `en`, or in Chinese for any other language."""
+        return self.en if lang == "en" else self.zh
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One attribute of the user: question cues, statement templates (by rule kind), aliases."""
+
+    name: str
+    cues_en: frozenset[str] = frozenset()  # whole words of a question about the slot
+    cues_zh: frozenset[str] = frozenset()  # substrings of a question about the slot
+    templates: dict[str, Template] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()  # other attribute names (`my X is …`) for the same slot
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+SLOTS: tuple[Slot, ...] = (
+    Slot(
+        "name",
+        cues_en=_words("name called"),
+        cues_zh=_words("名字 叫 叫什么"),
+        templates={"name": Template("User's name is {v}.", "用户的名字是{v}。")},
+        aliases=("名字",),
+    ),
+    Slot(
+        "drink_preference",
+        cues_en=_words("coffee drink drinks drinking tea latte beverage"),
+        cues_zh=_words("咖啡 喝 喝什么 饮料 茶"),
+        templates={
+            "drink": Template("User drinks {v}.", "用户喝{v}。"),
+            "drink_switch": Template("User now drinks {v}.", "用户改喝{v}。"),
+            "drink_stop": Template("User no longer drinks {v}.", "用户不再喝{v}。", closes=True),
+        },
+        aliases=("favourite_drink", "favourite_coffee", "最喜欢的饮料", "最喜欢的咖啡"),
+    ),
+    Slot(
+        "home_location",
+        cues_en=_words("live living home moved"),
+        cues_zh=_words("住 住在 哪里 搬"),
+        templates={
+            "home": Template("User lives in {v}.", "用户住在{v}。"),
+            "home_move": Template("User moved to {v}.", "用户搬到了{v}。"),
+            "home_stop": Template("User no longer lives in {v}.", "用户不再住在{v}。", closes=True),
+        },
+    ),
+    Slot(
+        "employer",
+        cues_en=_words("work job employer company"),
+        cues_zh=_words("工作 公司 上班"),
+        templates={
+            "employer": Template("User works at {v}.", "用户在{v}工作。"),
+            "employer_join": Template("User joined {v}.", "用户加入了{v}。"),
+            "employer_stop": Template("User no longer works at {v}.", "用户已从{v}离职。", closes=True),
+        },
+        aliases=("company", "公司"),
+    ),
+    Slot("answer_style", cues_en=_words("answer answers style reply"), cues_zh=_words("回答")),
+    Slot("occupation", aliases=("job", "职业", "工作")),
+    Slot("email", aliases=("email_address", "e_mail", "邮箱", "电子邮箱")),
+    Slot("phone", aliases=("phone_number", "mobile_number", "cell_number", "电话", "手机", "手机号", "电话号码",
+                           "手机号码")),
+    Slot("birthday", aliases=("date_of_birth", "birth_date", "生日", "出生日期")),
+    Slot("hometown", aliases=("home_town", "老家", "家乡")),
+    Slot("favourite_colour", aliases=("最喜欢的颜色",)),
+    Slot("favourite_food", aliases=("最喜欢的食物",)),
+    Slot("favourite_fruit", aliases=("最喜欢的水果",)),
+    Slot("favourite_movie", aliases=("最喜欢的电影",)),
+    Slot("favourite_book", aliases=("最喜欢的书",)),
+    Slot("favourite_sport", aliases=("最喜欢的运动",)),
+    Slot("favourite_music", aliases=("最喜欢的音乐",)),
+)
+
+# Statements the rules store without filling a slot ("I don't drink X" says nothing about what I drink).
+UNSLOTTED: dict[str, Template] = {
+    "drink_not": Template("User does not drink {v}.", "用户不喝{v}。"),
+    "switch": Template("User switched to {v}.", "用户换成了{v}。"),
+}
+
+
+def _unique_keys(pairs: list[tuple[str, object]], what: str) -> dict:
+    """A dict from pairs, refusing a key that two rows claim."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"{what} {key!r} appears twice in the slot table")
+        out[key] = value
+    return out
+
+
+# slot → question cues; a slot without cues is recognised by the parts of its name (recall)
+SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SLOTS if s.cues_en or s.cues_zh}
+# rule kind → (slot, or None for an unslotted statement; template)
+TEMPLATES: dict[str, tuple[str | None, Template]] = _unique_keys(
+    [(kind, (s.name, t)) for s in SLOTS for kind, t in s.templates.items()]
+    + [(kind, (None, t)) for kind, t in UNSLOTTED.items()],
+    "statement kind",
+)
+# attribute name (`my X is …`) → slot
+ALIASES: dict[str, str] = _unique_keys([(alias, s.name) for s in SLOTS for alias in s.aliases], "alias")
