@@ -219,14 +219,16 @@ class _Pattern:
     regex: re.Pattern
     resolve: Resolver
     relative: bool
+    chinese: bool
 
 
 _PATTERNS: list[_Pattern] = []
+_CJK = re.compile(r"[\u3000-\u9fff]")
 
 
 def _pattern(regex: str, *, relative: bool = False, flags: int = re.IGNORECASE):
     def register(resolve: Resolver) -> Resolver:
-        _PATTERNS.append(_Pattern(re.compile(regex, flags), resolve, relative))
+        _PATTERNS.append(_Pattern(re.compile(regex, flags), resolve, relative, bool(_CJK.search(regex))))
         return resolve
     return register
 
@@ -279,8 +281,14 @@ def _year_in_context(m, ref):
     return year(int(m["y"]))
 
 
+_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]+\s+$")
+_NAME_AFTER = re.compile(r"\s*[-–—~]\s*\d{4}\s+[A-Z]")
+
+
 @_pattern(r"(?:^|(?<=[\s(\[]))" + _YEAR + r"(?=\s*(?:[-–—~]|to\b|until\b|till\b|through\b)\s*(?:1\d{3}|2\d{3})\b)")
 def _year_before_range(m, ref):
+    if _NAME_BEFORE.search(m.string, max(0, m.start() - 30), m.start()) and _NAME_AFTER.match(m.string, m.end()):
+        return None  # "OneNote 2010-2016 Section" names a product
     return year(int(m["y"]))
 
 
@@ -335,8 +343,13 @@ def _named_day(m, ref):
 _STEP = {"last": -1, "past": -1, "previous": -1, "this": 0, "current": 0, "next": 1, "coming": 1}
 
 
+_ROLLING_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+
+
 @_pattern(r"\b(?P<rel>last|this|next|previous|current|coming)\s+(?P<unit>week|month|year|weekend)\b", relative=True)
 def _this_unit(m, ref):
+    if _ROLLING_BEFORE.search(m.string, max(0, m.start() - 8), m.start()):  # "in the last week": a rolling window
+        return None
     step, unit = _STEP[m["rel"].lower()], m["unit"].lower()
     if unit == "week":
         return week_of(ref + timedelta(days=7 * step))
@@ -363,6 +376,8 @@ def _this_weekday(m, ref):
 
 @_pattern(r"\b(?P<rel>last|this|next|coming)\s+" + _MONTH + r"(?!\s*\d)", relative=True)
 def _this_month_name(m, ref):
+    if m["mon"] == "may":  # "this may be of interest"
+        return None
     return _shift_month(MONTHS[m["mon"].lower().rstrip(".")], ref, _STEP[m["rel"].lower()])
 
 
@@ -371,8 +386,13 @@ def _this_season(m, ref):
     return _shift_season(m["season"].lower(), ref, _STEP[m["rel"].lower()])
 
 
+_HEDGE_BEFORE = re.compile(r"\b(?:over|more\s+than|less\s+than|within|at\s+least|up\s+to|almost|nearly)\s+$", re.IGNORECASE)
+
+
 @_pattern(r"\b" + _COUNT_EN + r"\s+(?P<unit>day|week|month|year)s?\s+(?P<dir>ago|before|earlier|back)\b", relative=True)
 def _units_ago(m, ref):
+    if _HEDGE_BEFORE.search(m.string, max(0, m.start() - 16), m.start()):  # "over a week ago" is not a day
+        return None
     return _units_from(ref, _count(m["n"]), m["unit"].lower(), -1)
 
 
@@ -462,19 +482,46 @@ def _zh_units_ago(m, ref):
 
 # ---------------------------------------------------------------------------- finding mentions
 
-_QUICK = re.compile(
-    r"\d|yesterday|today|tomorrow|tonight|last|this|next|previous|current|coming|ago|[年月天日周期拜昨今明前后去]",
-    re.IGNORECASE)
+#: cheap tests that a text may hold dates at all (most note lines do not)
+_YEAR_DIGITS = re.compile(r"[12]\d\d\d")
+_CHINESE_HINT = re.compile(r"\d\s*[月日号年]|[〇零一二三四五六七八九十两半]\s*(?:[月日号年天周]|个|星期)|[昨今明前后去上下这本][天日晚早年周月个星礼]")
+_ENGLISH_WORDS = ("yesterday", "today", "tomorrow", "tonight", " ago", "last ", "this ", "next ", "previous ",
+                  "current ", "coming ", " day", " week", " month", " year")
+_ENGLISH_RELATIVE = re.compile(
+    r"yesterday|today|tomorrow|tonight|\bago\b"
+    r"|\b(?:last|this|next|previous|current|coming)\s+(?:week|month|year|weekend|night|morning|afternoon|evening"
+    r"|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter)"
+    r"|\bin\s+\S+\s+(?:\S+\s+)?(?:day|week|month|year)", re.IGNORECASE)
+
+
+def _english_relative(text: str) -> bool:
+    low = text.lower()
+    return any(word in low for word in _ENGLISH_WORDS) and _ENGLISH_RELATIVE.search(text) is not None
+
+
+def may_hold_dates(text: str, relative: bool) -> bool:
+    """False when `text` surely has no date words (relative ones counted only when `relative`)."""
+    if _YEAR_DIGITS.search(text):
+        return True
+    if _CJK.search(text) and _CHINESE_HINT.search(text):
+        return True
+    return relative and _english_relative(text)
 
 
 def find_dates(text: str, ref: datetime | None = None) -> list[Mention]:
     """Date mentions in `text`, left to right, not overlapping; relative ones only when `ref` is given."""
-    if not text or not _QUICK.search(text):
+    if not text:
+        return []
+    chinese = _CJK.search(text) is not None and _CHINESE_HINT.search(text) is not None
+    english = _YEAR_DIGITS.search(text) is not None
+    english_relative = ref is not None and _english_relative(text)
+    if not (chinese or english or english_relative):
         return []
     ref = ensure_utc(ref) if ref is not None else None
     candidates: list[Mention] = []
     for pattern in _PATTERNS:
-        if pattern.relative and ref is None:
+        wanted = chinese if pattern.chinese else english_relative if pattern.relative else english
+        if not wanted or (pattern.relative and ref is None):
             continue
         for m in pattern.regex.finditer(text):
             period = _safe(pattern.resolve, m, ref)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory.clock import ensure_utc
-from memory.when import Mention, Period, day, find_dates, resolve, year
+from memory.when import Mention, Period, day, find_dates, may_hold_dates, resolve, year
 
 KINDS = ("range", "since", "change", "event", "heading", "daily", "task", "task_done", "task_cancelled")
 
@@ -65,13 +65,24 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:>\s*)*(?:[-*+]|\d{1,3}[.)])\s+\S")
 
 
-def clean_line(line: str) -> tuple[str, list[tuple[int, int]], str | None]:
-    """(plain text, spans whose dates belong to something else, the task checkbox mark or None)."""
+@dataclass(frozen=True, slots=True)
+class PlainLine:
+    """A note line as plain text, with the spans whose dates are not the line's own."""
+
+    text: str
+    blocked: list[tuple[int, int]]  # titled wikilinks: no date counts
+    link_text: list[tuple[int, int]]  # markdown link text: only absolute dates count ("Tomorrow Night" theme)
+    box: str | None  # the task checkbox mark
+
+
+def clean_line(line: str) -> PlainLine:
+    """Markdown removed: list and task markers, emphasis, links (their text kept), URLs and HTML tags."""
     lead = _LEAD_MARKUP.match(line)
     box = lead["box"] if lead else None
     body = line[lead.end():] if lead else line
     out: list[str] = []
     blocked: list[tuple[int, int]] = []
+    link_text: list[tuple[int, int]] = []
     size = 0
     last = 0
     for m in _INLINE.finditer(body):
@@ -87,10 +98,11 @@ def clean_line(line: str) -> tuple[str, list[tuple[int, int]], str | None]:
                 blocked.append((size, size + len(shown)))
         elif m["lt"] is not None:
             shown = m["lt"]
+            link_text.append((size, size + len(shown)))
         out.append(shown)
         size += len(shown)
     out.append(body[last:])
-    return "".join(out), blocked, box
+    return PlainLine("".join(out), blocked, link_text, box)
 
 
 # ---------------------------------------------------------------------------- one sentence
@@ -106,7 +118,7 @@ _TRAIL_ZH = re.compile(r"\s*(?P<zh>起|以来|开始|至今)")
 _SINCE_EN = {"since", "as of", "starting", "starting from", "starting on", "starting in", "effective",
              "effective from"}
 _CHANGE = re.compile(
-    r"\b(?:moved|relocated|started|joined|became|began|"
+    r"\b(?:moved|relocated|(?:started|began)\s+(?:at|as|with|working|work|studying|living|a\s+new|my\s+new|to\s+work)|joined|became|"
     r"got\s+(?:married|engaged|a\s+job|hired|promoted)|married|promoted|hired|switched|took\s+over|"
     r"adopted|founded|now\s+(?:live|work|lives|works))\b"
     r"|搬到|搬进|搬去|搬家|迁到|迁居|加入|入职|开始|成为|当上|结婚|升职|升为|换了工作|换工作|转到|调到|住进|定居",
@@ -171,6 +183,7 @@ def _is_cjk_edge(ch: str) -> bool:
 _TASK_DATE = re.compile(
     r"(?P<emoji>📅|✅|➕|⏳|🛫|❌)\ufe0f?\s*(?P<date>\d{4}-\d{2}-\d{2})"
     r"|\[(?P<field>due|completion|created|start|scheduled|cancelled)::\s*(?P<fdate>\d{4}-\d{2}-\d{2})\s*\]")
+_TASK_EMOJI = re.compile("[📅✅➕⏳🛫❌]")
 _TASK_NOISE = re.compile(r"🔁[^📅✅➕⏳🛫❌⏫🔼🔽🔺⏬🆔⛔\n]*|🆔\s*\S+|⛔\s*\S+|[⏫🔼🔽🔺⏬]\ufe0f?")
 _TASK_FIELD = {"📅": "due", "✅": "done", "➕": "created", "⏳": "scheduled", "🛫": "start", "❌": "cancelled",
                "due": "due", "completion": "done", "created": "created", "start": "start",
@@ -238,6 +251,9 @@ def dated_statements(text: str, *, note_date: datetime | None = None, daily: boo
     if not text:
         return []
     note_date = ensure_utc(note_date) if note_date is not None else None
+    tasks = "::" in text or _TASK_EMOJI.search(text) is not None
+    if not (daily and note_date) and not tasks and not may_hold_dates(text, note_date is not None):
+        return []
     note_day = day(note_date.year, note_date.month, note_date.day) if note_date is not None else None
     skip = _FRONTMATTER.match(text)
     first_line = text.count("\n", 0, skip.end()) if skip else 0
@@ -254,34 +270,38 @@ def dated_statements(text: str, *, note_date: datetime | None = None, daily: boo
             level = len(heading[1])
             while contexts and contexts[-1].level >= level:
                 contexts.pop()
-            plain, blocked, _ = clean_line(heading[2])
-            dated = heading_period(plain, note_date)
+            if not may_hold_dates(heading[2], note_date is not None):
+                continue
+            plain = clean_line(heading[2])
+            dated = heading_period(plain.text, note_date)
             if dated is not None:
                 contexts.append(_Context(level, dated[0], dated[1]))
                 continue
-            out.extend(_line_facts(line_no, plain, blocked, note_date))
+            out.extend(_line_facts(line_no, plain, note_date))
             continue
         context = contexts[-1] if contexts else None
         ref = context.period.start if context and context.period.granularity == "day" else note_date
-        if _TASK_DATE.search(raw):
-            plain, _, _ = clean_line(raw)
+        if context is None and not (daily and note_day) and not may_hold_dates(raw, ref is not None) \
+                and not (tasks and _TASK_DATE.search(raw)):
+            continue
+        if tasks and _TASK_DATE.search(raw):
             default_from = context.period.start if context else note_day.start if daily and note_day else note_date
-            task = _task(line_no, plain, default_from)
+            task = _task(line_no, clean_line(raw).text, default_from)
             if task is not None:
                 out.append(task)
                 continue
-        plain, blocked, _ = clean_line(raw)
-        facts = _line_facts(line_no, plain, blocked, ref)
+        plain = clean_line(raw)
+        facts = _line_facts(line_no, plain, ref)
         if facts:
             out.extend(facts)
             continue
-        if raw.lstrip().startswith("|") or len(_WORDY.findall(plain)) < 3:
+        if raw.lstrip().startswith("|") or len(_WORDY.findall(plain.text)) < 3:
             continue
         if context is not None:
             p = context.period
-            out.append(_dated_line(line_no, plain, p, "heading", context.words))
+            out.append(_dated_line(line_no, plain.text, p, "heading", context.words))
         elif daily and note_day is not None:
-            out.append(_dated_line(line_no, plain, note_day, "daily", note_date.date().isoformat()))
+            out.append(_dated_line(line_no, plain.text, note_day, "daily", note_date.date().isoformat()))
     return out
 
 
@@ -293,13 +313,28 @@ def _dated_line(line_no: int, plain: str, period: Period, kind: str, words: str)
     return DatedStatement(line_no, text, period.start, period.end, kind, words, period.granularity)
 
 
-def _line_facts(line_no: int, plain: str, blocked: list[tuple[int, int]], ref: datetime | None) -> list[DatedStatement]:
-    mentions = [m for m in find_dates(plain, ref) if not any(s < m.end and m.start < e for s, e in blocked)]
+_QUOTED = re.compile(r"\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|「[^」\n]{1,80}」")
+_EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|such\s+as|example)\b|例如|比如|举例|示例", re.IGNORECASE)
+
+
+def _own_mention(m: Mention, plain: PlainLine, quoted: list[tuple[int, int]]) -> bool:
+    """False for dates in titled links and quotes, and for relative words in link text."""
+    def inside(spans: list[tuple[int, int]]) -> bool:
+        return any(s < m.end and m.start < e for s, e in spans)
+    return not (inside(plain.blocked) or inside(quoted) or (m.relative and inside(plain.link_text)))
+
+
+def _line_facts(line_no: int, plain: PlainLine, ref: datetime | None) -> list[DatedStatement]:
+    mentions = find_dates(plain.text, ref)
     if not mentions:
         return []
+    quoted = [q.span() for q in _QUOTED.finditer(plain.text)]
+    mentions = [m for m in mentions if _own_mention(m, plain, quoted)]
     out = []
-    for sentence in _SENTENCE.finditer(plain):
+    for sentence in _SENTENCE.finditer(plain.text):
         s0, s1 = sentence.span()
+        if _EXAMPLE.search(sentence.group()):  # "such as 2022-01-01" is an example, not a fact
+            continue
         inside = [Mention(m.start - s0, m.end - s0, m.words, m.period, m.relative)
                   for m in mentions if s0 <= m.start and m.end <= s1]
         if not inside:
