@@ -283,6 +283,7 @@ def _year_in_context(m, ref):
 
 _NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]+\s+$")
 _NAME_AFTER = re.compile(r"\s*[-–—~]\s*\d{4}\s+[A-Z]")
+_NAME_AFTER_END = re.compile(r"\s+[A-Z]")
 
 
 @_pattern(r"(?:^|(?<=[\s(\[]))" + _YEAR + r"(?=\s*(?:[-–—~]|to\b|until\b|till\b|through\b)\s*(?:1\d{3}|2\d{3})\b)")
@@ -294,6 +295,8 @@ def _year_before_range(m, ref):
 
 @_pattern(r"\b(?:1\d{3}|2\d{3})\s*(?:[-–—~]|to\b|until\b|till\b|through\b|and\b)\s*(?P<date>" + _YEAR + r")\b(?![-/.]\d)")
 def _year_after_range(m, ref):
+    if _NAME_BEFORE.search(m.string, max(0, m.start() - 30), m.start()) and _NAME_AFTER_END.match(m.string, m.end()):
+        return None
     return year(int(m["y"]))
 
 
