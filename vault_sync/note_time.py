@@ -34,7 +34,7 @@ UTC = timezone.utc
 GIT_TIMEOUT_S = 120
 BULK_WINDOW = timedelta(minutes=10)
 BULK_SHARE = 0.5
-BULK_MIN_NOTES = 20
+BULK_MIN_NOTES = 5
 
 # ---------------------------------------------------------------------------- frontmatter
 
