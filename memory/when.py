@@ -490,16 +490,16 @@ _YEAR_DIGITS = re.compile(r"[12]\d\d\d")
 _CHINESE_HINT = re.compile(r"\d\s*[月日号年]|[〇零一二三四五六七八九十两半]\s*(?:[月日号年天周]|个|星期)|[昨今明前后去上下这本][天日晚早年周月个星礼]")
 _ENGLISH_WORDS = ("yesterday", "today", "tomorrow", "tonight", " ago", "last ", "this ", "next ", "previous ",
                   "current ", "coming ", " day", " week", " month", " year")
-_ENGLISH_RELATIVE = re.compile(
+_ENGLISH_RELATIVE = re.compile(  # searched in lower case
     r"yesterday|today|tomorrow|tonight|\bago\b"
     r"|\b(?:last|this|next|previous|current|coming)\s+(?:week|month|year|weekend|night|morning|afternoon|evening"
     r"|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter)"
-    r"|\bin\s+\S+\s+(?:\S+\s+)?(?:day|week|month|year)", re.IGNORECASE)
+    r"|\bin\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of)\s+(?:day|week|month|year)")
 
 
 def _english_relative(text: str) -> bool:
     low = text.lower()
-    return any(word in low for word in _ENGLISH_WORDS) and _ENGLISH_RELATIVE.search(text) is not None
+    return any(word in low for word in _ENGLISH_WORDS) and _ENGLISH_RELATIVE.search(low) is not None
 
 
 def may_hold_dates(text: str, relative: bool) -> bool:
