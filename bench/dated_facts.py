@@ -16,6 +16,7 @@ import random
 import sys
 import time
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +29,6 @@ from vault_sync.note_time import VaultClock  # noqa: E402
 from vault_sync.parse import parse_note  # noqa: E402
 from vault_sync.scan import is_hidden_or_temp  # noqa: E402
 
-from datetime import datetime, timezone  # noqa: E402
 
 
 def notes_of(vault: Path) -> list[Path]:

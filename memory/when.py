@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Iterator
+from typing import Callable
 
 from .clock import ensure_utc
 
@@ -611,12 +611,6 @@ def question_time(query: str, now: datetime) -> QueryTime | None:
         cut_to = trail.end()
     rest = (query[:cut_from] + " " + query[cut_to:]).strip()
     rest = re.sub(r"\s+([?？,，.。!！])", r"\1", re.sub(r"\s{2,}", " ", rest)).strip(" ,，")
-    words = query[first.start:cut_to if cut_to > first.end else first.end].strip()
+    words = query[first.start:max(first.end, cut_to)].strip()
     return QueryTime(start, end, words, first.period.granularity, rest)
 
-
-def iter_mentions(lines: list[str], ref: datetime | None = None) -> Iterator[tuple[int, Mention]]:
-    """(0-based line index, mention) over many lines."""
-    for index, line in enumerate(lines):
-        for mention in find_dates(line, ref):
-            yield index, mention

@@ -35,6 +35,7 @@ LINES = [
     ("Released version 2 on 3 May 2024", None, "event", "2024-05-03", "2024-05-04", "Released version 2", "3 May 2024"),
     ("We finally moved into the flat in Leeds two weeks ago", d("2024-06-20"), "change", "2024-06-06", None,
      "We finally moved into the flat in Leeds", "two weeks ago"),
+    ("两周前我们终于搬进了利兹的公寓", d("2024-06-20"), "change", "2024-06-06", None, "我们终于搬进了利兹的公寓", "两周前"),
     ("Last week we shipped the beta", NOTE_DAY, "event", "2024-04-22", "2024-04-29", "we shipped the beta", "Last week"),
     ("上个月换了工作", NOTE_DAY, "change", "2024-04-01", None, "换了工作", "上个月"),
     ("- [ ] Submit report 📅 2026-04-24 ➕ 2026-04-01", None, "task", "2026-04-01", None, "Submit report",
