@@ -37,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("recall", parents=[common], help="recall memories for a query")
     p.add_argument("query", nargs="?")
-    p.add_argument("--as-of", help="what was valid then (ISO date or datetime)")
+    p.add_argument("--as-of", help="what was true then, by all Engram knows now (ISO date or datetime)")
+    p.add_argument("--recorded-by", help="only what Engram had recorded by then (ISO date or datetime); "
+                                         "also the default --as-of")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--batch", help="JSONL file of {query, as_of?, k?}: one JSON result per line")
 
@@ -133,8 +135,9 @@ def cmd_recall(args) -> int:
     if not args.query:
         raise BadInputError("recall needs a QUERY or --batch FILE")
     as_of = parse_when(args.as_of, what="--as-of date")
+    recorded_by = parse_when(args.recorded_by, what="--recorded-by date")
     with _open(args) as eng:
-        result = eng.recall(args.query, as_of=as_of, k=args.k)
+        result = eng.recall(args.query, as_of=as_of or recorded_by, k=args.k, recorded_by=recorded_by)
     if getattr(args, "json", False):
         print(json.dumps(result.as_json(), ensure_ascii=False))
         return 0

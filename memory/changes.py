@@ -32,10 +32,11 @@ class NewMemory:
 
 @dataclass
 class Supersession:
-    """`new` holds the slot now: `old` (a stored memory id, or a NewMemory of the same Changes) closes."""
+    """A change in the world: `old` holds until `new` begins. Either is a stored memory id or a NewMemory."""
 
     old: int | NewMemory
-    new: NewMemory
+    new: int | NewMemory
+    correction: bool = False  # a correction of the record instead: `old` is dropped from answers from now on
 
 
 @dataclass

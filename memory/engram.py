@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from collections import deque
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from .changes import Changes
+from .changes import Changes, NewMemory, Supersession
 from .chatlog import ChatMessage, check_message
 from .clock import ensure_utc, iso, utc_now
 from .embed import Embedder, make_embedder
@@ -165,7 +166,8 @@ class Engram:
 
     def edit(self, memory_id: int, *, content: str | None = None, valid_from: datetime | None = None,
              valid_until: datetime | None = None, clear_valid_until: bool = False) -> MemoryUnit:
-        """Correct a memory's text (re-embedded) or its world interval; an audit line records the edit."""
+        """Correct a memory's text or its world interval: the corrected version is a new memory, and the
+        old record is superseded in system time (kept for "what Engram had recorded by then")."""
         unit = self.store.memory(memory_id)
         fields: dict = {}
         if content is not None and content.strip() and content.strip() != unit.content:
@@ -180,10 +182,16 @@ class Engram:
             raise BadInputError(f"valid until {end.isoformat()} must be after valid from {start.isoformat()}")
         if not fields:
             return unit
-        changes = Changes(audit=[("edit", f"memory:{memory_id}", ", ".join(sorted(fields)))])
-        changes.update(memory_id, **fields)
-        self.apply(changes)
-        return self.store.memory(memory_id)
+        now = utc_now()
+        corrected = replace(unit, id=None, recorded_at=now, superseded_at=None, superseded_by=None, entities=[],
+                            use_count=0, last_used_at=None, **fields)
+        if "content" in fields:
+            corrected.value = None  # the slot's value was read from the old words
+        new = NewMemory(corrected, corrected.content, self.extractor.entities(corrected.content))
+        changes = Changes(memories=[new], supersessions=[Supersession(memory_id, new, correction=True)],
+                          audit=[("edit", f"memory:{memory_id}", ", ".join(sorted(fields)))])
+        report = self.apply(changes)
+        return self.store.memory((report.memory_ids or report.turn_ids)[0])
 
     def write_slot_unit(self, unit: MemoryUnit) -> int:
         """Store one slotted unit; the slot's current holder is superseded in the same transaction."""

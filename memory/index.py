@@ -35,7 +35,7 @@ class Filters:
     session_id: str | None = None
     source_id: int | None = None
     include_archived: bool = False
-    include_invalid: bool = False  # keep superseded/expired rows (history views)
+    recorded_by: float | None = None  # epoch seconds: only what Engram had recorded by then (system clock)
 
 
 class _Postings:
@@ -217,10 +217,7 @@ class HybridIndex:
         keep = self.alive[:n].copy()
         if not filters.include_archived:
             keep &= ~self.archived[:n]
-        if not filters.include_invalid:
-            keep &= true_at_mask(self.time_columns(n), filters.as_of)
-        else:
-            keep &= self.recorded[:n] <= filters.as_of
+        keep &= true_at_mask(self.time_columns(n), filters.as_of, recorded_by=filters.recorded_by)
         if filters.types:
             codes = [TYPE_CODES[t] for t in filters.types if t in TYPE_CODES]
             keep &= np.isin(self.type_code[:n], codes)

@@ -56,18 +56,23 @@ class RecallParts:
 
 def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: int = 10,
            types: tuple[str, ...] | None = None, session_id: str | None = None,
-           source_id: int | None = None, include_archived: bool = False) -> RecallResult:
-    """Recall what is relevant to `query` and valid at `as_of` (default now)."""
+           source_id: int | None = None, include_archived: bool = False,
+           recorded_by: datetime | None = None) -> RecallResult:
+    """Recall what is relevant to `query` and true at `as_of` (world time, default now).
+
+    With `recorded_by`, only what Engram had recorded by then is searched (system time)."""
     started = time.perf_counter()
     as_of = ensure_utc(as_of) if as_of else utc_now()
     index = parts.index
+    recorded_by = ensure_utc(recorded_by) if recorded_by else None
     filters = Filters(as_of=to_epoch(as_of), types=types, session_id=session_id, source_id=source_id,
-                      include_archived=include_archived)
+                      include_archived=include_archived,
+                      recorded_by=to_epoch(recorded_by) if recorded_by else None)
     keep = index.mask(filters)
     terms = tokenize_for_search(query)
     candidates: dict[int, Candidate] = {}
 
-    history = _rule_slots(parts, query, terms, as_of, candidates)
+    history = _rule_slots(parts, query, terms, as_of, recorded_by, candidates)
     _rule_ids(index, terms, keep, candidates)
     _rule_names(parts, query, as_of, candidates)
     query_vector = parts.embedder.embed([query])[0]
@@ -98,8 +103,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 
 # ------------------------------------------------------------------ stage 1: rules
-def _rule_slots(parts: RecallParts, query, terms, as_of, candidates) -> list[MemoryUnit]:
-    """Slot questions ("what coffee do I drink") pull the slot's holder; old values become history."""
+def _rule_slots(parts: RecallParts, query, terms, as_of, recorded_by, candidates) -> list[MemoryUnit]:
+    """Slot questions ("what coffee do I drink") pull the value true then; earlier values become history."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return []
@@ -108,12 +113,14 @@ def _rule_slots(parts: RecallParts, query, terms, as_of, candidates) -> list[Mem
         for unit in parts.store.slot_history("user", attribute):
             if unit.archived or not parts.index.has(unit.id):
                 continue
-            if true_at(unit, as_of):
+            if recorded_by and unit.recorded_at > recorded_by:
+                continue
+            if true_at(unit, as_of, recorded_by=recorded_by):
                 cand = candidates.setdefault(unit.id, Candidate(unit.id))
                 cand.score += RULE_BONUS
                 cand.rule = True
                 cand.why.append(f"slot user.{attribute}")
-            elif unit.recorded_at <= as_of and unit.valid_from <= as_of:
+            elif unit.valid_from <= as_of and unit.superseded_at is None:
                 history.append(unit)
     return history
 

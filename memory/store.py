@@ -28,6 +28,10 @@ MEMORY_COLUMNS = (
 )
 EVENT_COLUMNS = ("id", "kind", "occurred_at", "recorded_at", "role", "session_id", "message_id", "text", "source_id")
 _TIME_FIELDS = {"valid_from", "valid_until", "recorded_at", "superseded_at", "last_used_at"}
+#: a value replaced by a newer one in the world (not a corrected record)
+REPLACED = "(superseded_by IS NOT NULL AND superseded_at IS NULL)"
+#: a value whose world interval ends with no successor (expiry, a deleted note, a closed session state)
+ENDED_ALONE = "(superseded_by IS NULL AND superseded_at IS NULL AND valid_until IS NOT NULL)"
 
 
 def db_time(value: datetime | None) -> datetime | None:
@@ -429,11 +433,20 @@ class Store:
         return units
 
     def open_slot_holders(self, subject: str, attribute: str) -> list[MemoryUnit]:
-        """Memories currently holding a slot (not superseded)."""
+        """Values of a slot whose world interval is still open (not corrected), oldest first."""
         rows = self.query_dicts(
             f"""SELECT {', '.join(MEMORY_COLUMNS)} FROM memories
-                WHERE subject = ? AND attribute = ? AND superseded_at IS NULL
-                ORDER BY valid_from""",
+                WHERE subject = ? AND attribute = ? AND valid_until IS NULL AND superseded_at IS NULL
+                ORDER BY valid_from, id""",
+            [subject, attribute],
+        )
+        return [memory_from_row(row) for row in rows]
+
+    def slot_timeline(self, subject: str, attribute: str) -> list[MemoryUnit]:
+        """Every value a slot held (corrected records left out), in world-time order."""
+        rows = self.query_dicts(
+            f"""SELECT {', '.join(MEMORY_COLUMNS)} FROM memories
+                WHERE subject = ? AND attribute = ? AND superseded_at IS NULL ORDER BY valid_from, id""",
             [subject, attribute],
         )
         return [memory_from_row(row) for row in rows]
@@ -722,25 +735,28 @@ class Store:
         turns = "" if include_turns else " AND type <> 'chat_turn'"
         return self._memories_where(f"{rule} AND NOT archived{turns}", params, limit=limit)
 
-    def memories_recorded_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
-        """Memories (not chat turns) recorded in (start, end]."""
-        return self._memories_where("type <> 'chat_turn' AND recorded_at > ? AND recorded_at <= ?",
-                                    [db_time(start), db_time(end)], limit=limit)
+    def memories_begun_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
+        """Memories (not chat turns, not corrected) that became true in (start, end] (world time)."""
+        return self._memories_where(
+            "type <> 'chat_turn' AND superseded_at IS NULL AND valid_from > ? AND valid_from <= ?",
+            [db_time(start), db_time(end)], limit=limit)
 
     def memories_superseded_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
-        return self._memories_where("superseded_at > ? AND superseded_at <= ?", [db_time(start), db_time(end)],
-                                    limit=limit)
+        """Memories replaced by a newer value in (start, end] (world time), or corrected then (system time)."""
+        return self._memories_where(
+            f"""({REPLACED} AND valid_until > ? AND valid_until <= ?)
+                OR (superseded_at > ? AND superseded_at <= ?)""",
+            [db_time(start), db_time(end)] * 2, limit=limit)
 
     def memories_expired_between(self, start: datetime, end: datetime, limit: int = 200) -> list[MemoryUnit]:
-        """Memories whose world interval ended in (start, end] without being superseded."""
-        return self._memories_where("superseded_at IS NULL AND valid_until > ? AND valid_until <= ?",
+        """Memories whose world interval ended in (start, end] with no successor."""
+        return self._memories_where(f"{ENDED_ALONE} AND valid_until > ? AND valid_until <= ?",
                                     [db_time(start), db_time(end)], limit=limit)
 
     def memories_expiring(self, start: datetime, end: datetime, limit: int = 50) -> list[MemoryUnit]:
-        """Unarchived, unsuperseded memories whose world interval ends in (start, end]."""
-        return self._memories_where(
-            "valid_until > ? AND valid_until <= ? AND superseded_at IS NULL AND NOT archived",
-            [db_time(start), db_time(end)], limit=limit)
+        """Unarchived memories whose world interval ends in (start, end] with no successor."""
+        return self._memories_where(f"{ENDED_ALONE} AND valid_until > ? AND valid_until <= ? AND NOT archived",
+                                    [db_time(start), db_time(end)], limit=limit)
 
     def browse_memories(self, *, now: datetime, text: str | None = None, types: list[str] | None = None,
                         state: str = "all", limit: int = 200, offset: int = 0) -> list[MemoryUnit]:
@@ -757,9 +773,10 @@ class Store:
             where.append(f"NOT archived AND {rule}")
             params += extra
         elif state == "superseded":
-            where.append("superseded_at IS NOT NULL")
+            where.append(f"(superseded_at IS NOT NULL OR ({REPLACED} AND valid_until <= ?))")
+            params.append(db_time(now))
         elif state == "expired":
-            where.append("superseded_at IS NULL AND valid_until <= ?")
+            where.append(f"{ENDED_ALONE} AND valid_until <= ?")
             params.append(db_time(now))
         elif state == "archived":
             where.append("archived")
@@ -784,11 +801,11 @@ class Store:
         total, valid, archived, superseded, expired, expiring = self.query(
             f"""SELECT count(*), count(*) FILTER (WHERE NOT archived AND {rule}),
                       count(*) FILTER (WHERE archived),
-                      count(*) FILTER (WHERE superseded_at IS NOT NULL),
-                      count(*) FILTER (WHERE valid_until IS NOT NULL AND valid_until <= ?),
-                      count(*) FILTER (WHERE valid_until > ? AND valid_until <= ?)
+                      count(*) FILTER (WHERE superseded_at IS NOT NULL OR ({REPLACED} AND valid_until <= ?)),
+                      count(*) FILTER (WHERE {ENDED_ALONE} AND valid_until <= ?),
+                      count(*) FILTER (WHERE {ENDED_ALONE} AND valid_until > ? AND valid_until <= ?)
                FROM memories WHERE type <> 'chat_turn'""",
-            params + [t, t, db_time(soon)],
+            params + [t, t, t, db_time(soon)],
         )[0]
         turns = self.query("SELECT count(*) FROM memories WHERE type = 'chat_turn'")[0][0]
         return {"total": total, "valid": valid, "archived": archived, "superseded": superseded,
@@ -866,7 +883,10 @@ class Store:
         return self.query("SELECT id, name FROM entities WHERE label = 'TAG' ORDER BY lower(name)")
 
     def memory_ids_mentioning(self, entity_id: int) -> list[int]:
-        return [r[0] for r in self.query("SELECT memory_id FROM memory_entities WHERE entity_id = ?", [entity_id])]
+        """Memories mentioning an entity (corrected records left out: they are no longer what Engram holds)."""
+        return [r[0] for r in self.query(
+            """SELECT me.memory_id FROM memory_entities me JOIN memories m ON m.id = me.memory_id
+               WHERE me.entity_id = ? AND m.superseded_at IS NULL ORDER BY me.memory_id""", [entity_id])]
 
     def sources_tagged_with(self, entity_id: int) -> list[int]:
         """Sources whose open `tagged` edge points at the entity."""
@@ -885,7 +905,7 @@ class Store:
 
     def memory_ids_of_source(self, source_id: int, limit: int = 200) -> list[int]:
         """A source's memories in reading order (note lines first, then newest)."""
-        rows = self.query("SELECT id FROM memories WHERE source_id = ? "
+        rows = self.query("SELECT id FROM memories WHERE source_id = ? AND superseded_at IS NULL "
                           "ORDER BY line_start NULLS LAST, valid_from DESC LIMIT ?", [source_id, limit])
         return [r[0] for r in rows]
 

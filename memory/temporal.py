@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from .clock import ensure_utc
+from .clock import ensure_utc, utc_now
 from .model import MemoryUnit
 
 TTL_BY_TYPE: dict[str, timedelta | None] = {
@@ -84,35 +84,85 @@ class TimeRule:
 
 _OPS: dict[str, Callable] = {"<=": operator.le, ">": operator.gt}
 
-#: SPEC §3.2: a memory is true at `as_of` when it was recorded by then, its world interval holds
-#: then, and it had not been superseded by then.
+#: World time (SPEC §3.2): true at `as_of` by everything Engram knows at `known` — its world interval
+#: holds then, and no correction had replaced the record by `known` (now, unless asking the past).
 TRUE_AT = TimeRule((
-    Clause("recorded_at", "<=", "as_of"),
     Clause("valid_from", "<=", "as_of"),
     Clause("valid_until", ">", "as_of"),
-    Clause("superseded_at", ">", "as_of"),
+    Clause("superseded_at", ">", "known"),
+))
+
+#: System time: what Engram had recorded by `by` (and not yet corrected by then).
+RECORDED_BY = TimeRule((
+    Clause("recorded_at", "<=", "by"),
+    Clause("superseded_at", ">", "by"),
 ))
 
 
-def true_at(item: MemoryUnit | Mapping, as_of: datetime) -> bool:
-    """The time rule on a memory unit, or on a dict of its time fields (graph nodes and edges)."""
+def true_at(item: MemoryUnit | Mapping, as_of: datetime, *, recorded_by: datetime | None = None) -> bool:
+    """The time rule on a memory unit, or on a dict of its time fields (graph nodes and edges).
+
+    With `recorded_by`, only what Engram had recorded by then counts (the system clock)."""
     get = item.get if isinstance(item, Mapping) else (lambda name: getattr(item, name, None))
-    return TRUE_AT.holds(get, as_of=as_of)
+    if recorded_by is None:
+        return TRUE_AT.holds(get, as_of=as_of, known=utc_now())
+    return TRUE_AT.holds(get, as_of=as_of, known=recorded_by) and RECORDED_BY.holds(get, by=recorded_by)
 
 
-def true_at_sql(as_of: datetime, alias: str = "") -> tuple[str, list]:
-    return TRUE_AT.sql(alias, as_of=as_of)
+def true_at_sql(as_of: datetime, alias: str = "", *, recorded_by: datetime | None = None) -> tuple[str, list]:
+    if recorded_by is None:
+        return TRUE_AT.sql(alias, as_of=as_of, known=utc_now())
+    world, params = TRUE_AT.sql(alias, as_of=as_of, known=recorded_by)
+    system, more = RECORDED_BY.sql(alias, by=recorded_by)
+    return f"{world} AND {system}", params + more
 
 
-def true_at_mask(columns: Mapping[str, np.ndarray], as_of: float) -> np.ndarray:
-    return TRUE_AT.mask(columns, as_of=as_of)
+def true_at_mask(columns: Mapping[str, np.ndarray], as_of: float, *, recorded_by: float | None = None,
+                 now: float | None = None) -> np.ndarray:
+    """The time rule over epoch-second columns (`now` defaults to the current time)."""
+    if recorded_by is None:
+        return TRUE_AT.mask(columns, as_of=as_of, known=utc_now().timestamp() if now is None else now)
+    return (TRUE_AT.mask(columns, as_of=as_of, known=recorded_by)
+            & RECORDED_BY.mask(columns, by=recorded_by))
 
 
 def supersede(old: MemoryUnit, new: MemoryUnit) -> MemoryUnit:
-    """Close `old` because `new` holds its slot now; both are kept."""
+    """A change in the world: `old` holds until `new` begins and points to it; both stay true in their time."""
     until = new.valid_from if old.valid_until is None else min(old.valid_until, new.valid_from)
-    return replace(old, valid_until=max(until, old.valid_from), superseded_at=new.recorded_at,
-                   superseded_by=new.id)
+    return replace(old, valid_until=max(until, old.valid_from), superseded_by=new.id)
+
+
+def correct(old: MemoryUnit, new_id: int | None, at: datetime) -> MemoryUnit:
+    """A correction of the record: from `at` on, `old` is no longer what Engram holds (system time)."""
+    return replace(old, superseded_at=ensure_utc(at), superseded_by=new_id)
+
+
+@dataclass
+class Placement:
+    """Where a new slot value goes in the slot's timeline (entries are the caller's handles)."""
+
+    confirms: object | None = None  # the entry the new value restates (nothing to store)
+    closes: object | None = None  # the entry that held the slot when the new value began
+    next: object | None = None  # the first entry that begins after it (it closes the new value)
+
+
+def place(timeline: list[tuple[MemoryUnit, object]], new: MemoryUnit) -> Placement:
+    """Put `new` into a slot's timeline of (unit, handle) pairs sorted by valid_from.
+
+    The value holding the slot when `new` begins is closed at that moment (unless it says the same
+    thing: a confirmation); a value that begins later than `new` closes `new` in turn."""
+    start = ensure_utc(new.valid_from)
+    before = [(u, h) for u, h in timeline if ensure_utc(u.valid_from) <= start]
+    after = [(u, h) for u, h in timeline if ensure_utc(u.valid_from) > start]
+    placement = Placement(next=after[0][1] if after else None)
+    if before:
+        unit, handle = before[-1]
+        if unit.valid_until is None or ensure_utc(unit.valid_until) > start:
+            if same_value(unit.value, new.value):
+                placement.confirms = handle
+            else:
+                placement.closes = handle
+    return placement
 
 
 def same_value(a: str | None, b: str | None) -> bool:

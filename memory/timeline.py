@@ -46,7 +46,7 @@ def diff(store: Store, provenance: ProvenanceOf, start: datetime, end: datetime,
     """What changed between two moments: memories added, superseded and expired, each with its source."""
     start, end = ensure_utc(start), ensure_utc(end)
     kinds = {
-        "added": store.memories_recorded_between,
+        "added": store.memories_begun_between,
         "superseded": store.memories_superseded_between,
         "expired": store.memories_expired_between,
     }

@@ -13,15 +13,16 @@ from typing import Callable
 
 import numpy as np
 
-from .changes import Changes, NewMemory
+from .changes import Changes, EdgeWrite, NewMemory
+from .clock import utc_now
 from .embed import Embedder
 from .errors import NotFoundError
 from .extract import tokenize_for_search
 from .graph import LazyGraph, entity_node, memory_node, source_node
 from .index import HybridIndex
-from .model import CHAT_TURN, ExtractedEntity
+from .model import CHAT_TURN, ExtractedEntity, MemoryUnit
 from .store import Store
-from .temporal import supersede
+from .temporal import correct, supersede
 
 EMBED_BATCH = 256
 
@@ -135,19 +136,20 @@ class WritePath:
                 memory.unit.event_id = memory.event.id
 
     def _resolve_supersessions(self, changes: Changes) -> None:
-        """Close each superseded value; stored ones become updates, pending ones change in place."""
-        stored_ids = [s.old for s in changes.supersessions if isinstance(s.old, int)]
-        stored = self.store.memories_by_id(stored_ids)
+        """Close each replaced value where its successor begins; stored ones become updates."""
+        stored = self.store.memories_by_id([ref for s in changes.supersessions for ref in (s.old, s.new)
+                                            if isinstance(ref, int)])
+        now = utc_now()
         for s in changes.supersessions:
+            old, new = (_unit(ref, stored) for ref in (s.old, s.new))
+            closed = correct(old, new.id, now) if s.correction else supersede(old, new)
+            changes.edges.append(EdgeWrite(memory_node(new.id), memory_node(old.id), "supersedes", new.valid_from))
             if isinstance(s.old, NewMemory):
-                s.old.unit = supersede(s.old.unit, s.new.unit)
-                continue
-            old = stored.get(s.old)
-            if old is None:
-                raise NotFoundError(f"no memory with id {s.old} to supersede")
-            unit = supersede(old, s.new.unit)
-            changes.update(unit.id, valid_until=unit.valid_until, superseded_at=unit.superseded_at,
-                           superseded_by=unit.superseded_by)
+                s.old.unit = closed
+            else:
+                changes.update(closed.id, valid_until=closed.valid_until, superseded_by=closed.superseded_by,
+                               superseded_at=closed.superseded_at)
+                stored[closed.id] = closed
 
     def _resolve_forgets(self, changes: Changes) -> None:
         """A forgotten successor leaves the value it replaced closed, with no successor to point to."""
@@ -184,8 +186,6 @@ class WritePath:
         for st, ids in zip(changes.tags, tag_ids):
             store.close_edges_from(source_node(st.source_id), st.changed_at, kind="tagged")
         store.add_edges([(e.src, e.dst, e.kind, e.valid_from, e.valid_until) for e in changes.edges]
-                        + [(memory_node(s.new.unit.id), memory_node(_old_id(s.old)), "supersedes",
-                            s.new.unit.valid_from, None) for s in changes.supersessions]
                         + [(source_node(st.source_id), entity_node(i), "tagged", st.valid_from, None)
                            for st, ids in zip(changes.tags, tag_ids) for i in ids])
         for links in changes.note_links:
@@ -233,9 +233,6 @@ class WritePath:
             graph.close_edges_from(src, at, kinds=None)
         for e in changes.edges:
             graph.add_edge(e.src, e.dst, e.kind, e.valid_from, e.valid_until)
-        for s in changes.supersessions:
-            graph.add_edge(memory_node(s.new.unit.id), memory_node(_old_id(s.old)), "supersedes",
-                           s.new.unit.valid_from)
         for st, ids in zip(changes.tags, tag_ids):
             for entity_id in ids:
                 graph.add_edge(source_node(st.source_id), entity_node(entity_id), "tagged", st.valid_from)
@@ -254,8 +251,12 @@ class WritePath:
         report.entities += len({i for ids in entity_ids for i in ids})
 
 
-def _old_id(old: int | NewMemory) -> int:
-    return old.unit.id if isinstance(old, NewMemory) else old
+def _unit(ref: int | NewMemory, stored: dict[int, MemoryUnit]) -> MemoryUnit:
+    if isinstance(ref, NewMemory):
+        return ref.unit
+    if ref not in stored:
+        raise NotFoundError(f"no memory with id {ref} to supersede")
+    return stored[ref]
 
 
 def unique_entities(entities: list[ExtractedEntity]) -> list[ExtractedEntity]:

@@ -14,9 +14,7 @@ from .clock import ensure_utc, utc_now
 from .extract import Extractor
 from .model import CHAT_TURN, Event, MemoryUnit, Source
 from .store import Store
-from .temporal import (
-    CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, same_value,
-)
+from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
 from .write_path import WritePath, WriteReport
 
 CONTEXT_TURNS = 2  # earlier turns of the session whose keywords a chat turn is also found by
@@ -64,7 +62,7 @@ class MessageWriter:
                     progress: Callable[[int], None] | None = None) -> Changes:
         now = utc_now()
         changes = Changes()
-        slot_holder: dict[tuple[str, str], int | NewMemory] = {}
+        timelines: dict[tuple[str, str], list[tuple[MemoryUnit, int | NewMemory]]] = {}
         context: dict[str, deque] = {}
         ordered = sorted(messages, key=lambda m: (m.at or now))
         redacted = {id(m): self.redact(m.content) for m in ordered}
@@ -95,16 +93,8 @@ class MessageWriter:
                     source_id=source_id, message_id=msg.message_id,
                 )
                 new = NewMemory(unit, extracted.content, extracted.entities or entities, event)
-                slot = unit.slot
-                if slot:
-                    holder = slot_holder.get(slot) or self._stored_holder(slot)
-                    held = holder.unit if isinstance(holder, NewMemory) else holder
-                    if held is not None and same_value(held.value, unit.value):
-                        report.confirmations += 1
-                        continue
-                    if held is not None:
-                        changes.supersessions.append(Supersession(_ref(holder), new))
-                    slot_holder[slot] = new
+                if unit.slot and not self._place(new, timelines, changes, report):
+                    continue
                 changes.memories.append(new)
             if progress:
                 progress(1)
@@ -115,20 +105,35 @@ class MessageWriter:
         texts = self.store.recent_turn_texts(session_id, CONTEXT_TURNS)
         return deque((self.write_path.tokenize(t) for t in texts), maxlen=CONTEXT_TURNS)
 
-    def _stored_holder(self, slot: tuple[str, str]) -> MemoryUnit | None:
-        holders = self.store.open_slot_holders(*slot)
-        return holders[-1] if holders else None
+    def _place(self, new: NewMemory, timelines: dict, changes: Changes, report: WriteReport) -> bool:
+        """Fit a slot value into the slot's timeline; False when it only confirms the value then."""
+        slot = new.unit.slot
+        timeline = timelines.get(slot)
+        if timeline is None:
+            timeline = timelines[slot] = [(u, u.id) for u in self.store.slot_timeline(*slot)]
+        placement = place([(h.unit if isinstance(h, NewMemory) else u, h) for u, h in timeline], new.unit)
+        if placement.confirms is not None:
+            report.confirmations += 1
+            return False
+        if placement.closes is not None:
+            changes.supersessions.append(Supersession(placement.closes, new))
+        if placement.next is not None:
+            changes.supersessions.append(Supersession(new, placement.next))
+        timeline.append((new.unit, new))
+        timeline.sort(key=lambda entry: entry[0].valid_from)
+        return True
 
     # -------------------------------------------------------------- slot units
     def write_superseding(self, unit: MemoryUnit) -> WriteReport:
-        """Store one slotted unit; the slot's open holders are superseded in the same transaction."""
+        """Store one slotted unit; the value holding the slot then is closed in the same transaction."""
         new = NewMemory(unit, unit.content)
-        changes = Changes(memories=[new])
+        changes = Changes()
         if unit.source_id is None and unit.session_id:
             unit.source_id = self.chat_source(unit.session_id, changes)
-        changes.supersessions = [Supersession(old.id, new)
-                                 for old in self.store.open_slot_holders(unit.subject, unit.attribute)]
-        return self.apply(changes)
+        report = WriteReport()
+        if self._place(new, {}, changes, report):
+            changes.memories.append(new)
+        return self.apply(changes, report)
 
     # ------------------------------------------------------------ dual TTL rule
     def note_mentions(self, session_id: str, entity_keys: set[str], at: datetime) -> list[int]:
@@ -150,7 +155,3 @@ class MessageWriter:
             changes.update(memory_id, valid_until=ensure_utc(valid_from) + ttl)
         self.write_path.apply(changes)
         return list(changes.updates)
-
-
-def _ref(holder: MemoryUnit | NewMemory) -> int | NewMemory:
-    return holder if isinstance(holder, NewMemory) else holder.id

@@ -99,11 +99,14 @@ def _edit_form(eng, unit: MemoryUnit) -> None:
         st.info("Nothing changed.")
         return
     try:
-        eng.edit(unit.id, **changes)
+        corrected = eng.edit(unit.id, **changes)
     except (EngramError, KeyError) as exc:
         st.error(f"Could not save m:{unit.id}: {exc}")
         return
-    _flash("success", f"Saved m:{unit.id} ({', '.join(sorted(k.replace('clear_', '') for k in changes))}).")
+    what = ", ".join(sorted(k.replace("clear_", "") for k in changes))
+    _flash("success", f"Saved m:{unit.id} as m:{corrected.id} ({what}); m:{unit.id} is kept as the corrected "
+                      "record of what Engram held before.")
+    st.session_state["memories_pick_next"] = corrected.id
     st.rerun()
 
 
@@ -200,6 +203,8 @@ else:
             },
         )
         by_id = {u.id: u for u in units}
+        if st.session_state.get("memories_pick_next") in by_id:  # after an edit: open the corrected version
+            st.session_state["memories_pick"] = st.session_state.pop("memories_pick_next")
         picked = st.selectbox(
             "Open a memory", list(by_id), key="memories_pick",
             format_func=lambda i: f"m:{i} · {by_id[i].type} · {by_id[i].content[:80]}",

@@ -8,8 +8,9 @@ def build() -> HybridIndex:
     index = HybridIndex(dim=3, capacity=2)  # tiny capacity: forces growth
     rows = [
         (1, ["coffee", "latte"], [1, 0, 0], 0, np.inf, 0, np.inf),
-        (2, ["coffee", "americano"], [0.9, 0.1, 0], 0, np.inf, 0, 50.0),  # superseded at t=50
-        (3, ["tea"], [0, 1, 0], 0, np.inf, 100.0, np.inf),  # recorded at t=100
+        (2, ["coffee", "americano"], [0.9, 0.1, 0], 0, 50.0, 0, np.inf),  # true until t=50 (a change in the world)
+        (3, ["tea"], [0, 1, 0], 0, np.inf, 100.0, np.inf),  # true from 0, but recorded only at t=100
+        (4, ["cocoa"], [0.5, 0.5, 0.5], 0, np.inf, 0, 50.0),  # a record corrected at t=50
     ]
     for memory_id, tokens, vec, vf, vu, rec, sup in rows:
         v = np.asarray(vec, dtype=np.float32)
@@ -18,14 +19,20 @@ def build() -> HybridIndex:
     return index
 
 
+def ids(hits) -> list[int]:
+    return [i for i, _ in hits]
+
+
 def test_time_filter_masks_rows():
     index = build()
-    hits, floor = index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=10)), 5)
-    assert [i for i, _ in hits] == [1, 2] and floor == pytest.approx(0.9 / np.hypot(0.9, 0.1), abs=1e-4)
-    hits, _ = index.cosine(np.array([1, 0, 0], np.float32), index.mask(Filters(as_of=60)), 5)
-    assert [i for i, _ in hits] == [1]
-    assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=60)), 5)} == set()
-    assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=200)), 5)} == {3}
+    query = np.array([1, 0, 0], np.float32)
+    hits, floor = index.cosine(query, index.mask(Filters(as_of=10)), 5)
+    assert ids(hits) == [1, 2, 3] and floor == pytest.approx(0.0, abs=1e-6)  # world time, known now
+    assert ids(index.cosine(query, index.mask(Filters(as_of=60)), 5)[0]) == [1, 3]  # 2 ended at 50
+    assert ids(index.cosine(query, index.mask(Filters(as_of=10, recorded_by=10)), 5)[0]) == [1, 2, 4]
+    assert ids(index.cosine(query, index.mask(Filters(as_of=60, recorded_by=60)), 5)[0]) == [1]
+    assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=60)), 5)} == {3}
+    assert {i for i, _ in index.bm25(["tea"], index.mask(Filters(as_of=60, recorded_by=60)), 5)} == set()
 
 
 def test_bm25_prefers_rare_terms_and_forget_removes():
@@ -35,7 +42,7 @@ def test_bm25_prefers_rare_terms_and_forget_removes():
     assert hits[0][0] == 2 and hits[0][1] > hits[1][1]
     index.remove(2)
     assert 2 not in [i for i, _ in index.bm25(["americano"], index.mask(Filters(as_of=10)), 5)]
-    assert len(index) == 2
+    assert len(index) == 3
 
 
 def test_archived_hidden_unless_asked():

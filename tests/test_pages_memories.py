@@ -70,16 +70,22 @@ def test_edit_changes_content_and_rejects_bad_dates(page_env):
     at.text_area(key=f"memories_edit_content_{memory_id}").set_value("The user drinks a flat white.")
     at.button(key=f"FormSubmitter:memories_edit_{memory_id}-Save changes").click().run()
     assert not at.exception
-    assert f"Saved m:{memory_id}" in texts(at.success)
-    assert common.engram().store.memory(memory_id).content == "The user drinks a flat white."
+    store = common.engram().store
+    old = store.memory(memory_id)
+    assert old.content == "User drinks oat latte." and old.superseded_at is not None  # the corrected record
+    corrected = store.memory(old.superseded_by)
+    assert corrected.content == "The user drinks a flat white." and corrected.superseded_at is None
+    assert f"Saved m:{memory_id} as m:{corrected.id}" in texts(at.success)
+    assert at.selectbox(key="memories_pick").value == corrected.id
 
-    start = common.engram().store.memory(memory_id).valid_from.date()
-    at.checkbox(key=f"memories_edit_open_{memory_id}").uncheck()
-    at.date_input(key=f"memories_edit_until_{memory_id}").set_value(date(start.year - 1, 1, 1))
-    at.button(key=f"FormSubmitter:memories_edit_{memory_id}-Save changes").click().run()
+    new_id = corrected.id
+    start = corrected.valid_from.date()
+    at.checkbox(key=f"memories_edit_open_{new_id}").uncheck()
+    at.date_input(key=f"memories_edit_until_{new_id}").set_value(date(start.year - 1, 1, 1))
+    at.button(key=f"FormSubmitter:memories_edit_{new_id}-Save changes").click().run()
     assert not at.exception
     assert "must be after valid from" in texts(at.error)
-    assert common.engram().store.memory(memory_id).valid_until is None
+    assert store.memory(new_id).valid_until is None
 
 
 def test_archive_and_unarchive(page_env):
