@@ -4,8 +4,9 @@
 
 Corpora: every note of <shared>/vaults/obsidian-hub, every chat turn of <shared>/data/locomo10.json
 (one call per turn), and the notes' titles and tags (one call per short string: the per-call cost
-the write path pays for titles, tags and entity names). The baseline redactor is
-memory/privacy.py as it was at --baseline-rev (loaded from git), run on the same texts.
+the write path pays for titles, tags and frontmatter values; then `scrub_many` in batches).
+The baseline redactor is memory/privacy.py as it was at --baseline-rev (loaded from git), run on
+the same texts in the same process.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from memory.privacy import RedactionSettings, Redactor  # noqa: E402
 
 _TAG = re.compile(r"(?<![\w#])#[\w/-]+")
+BATCH = 16  # about the titles, tags and frontmatter values of one note
 
 
 def load_corpora(shared: Path) -> dict[str, list[str]]:
@@ -88,6 +90,13 @@ def main() -> None:
             print(f"{name:<13} {label:<10} {megabytes:6.2f} {len(texts):6d} {megabytes / base_s:9.2f} "
                   f"{megabytes / new_s:9.2f} {base_s / new_s:7.2f}x {base_s:7.2f} {new_s:7.2f} "
                   f"{new_s / len(texts) * 1e6:11.1f}")
+    short = corpora["titles+tags"]
+    batches = [short[i : i + BATCH] for i in range(0, len(short), BATCH)]
+    new = Redactor()
+    many_s, many_out = timed(lambda batch: new.scrub_many(batch), batches, args.repeat)
+    assert [text for batch in many_out for text in batch] == [new.scrub(text) for text in short]
+    print(f"{'titles+tags':<13} {'default':<10} scrub_many in batches of {BATCH}: "
+          f"{many_s / len(short) * 1e6:.1f} us per text")
     print("\nfindings by kind (baseline -> new)")
     for (name, label), (base_kinds, new_kinds) in found.items():
         every = sorted(set(base_kinds) | set(new_kinds))

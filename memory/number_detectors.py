@@ -37,6 +37,7 @@ def memo_last_text(func: Callable[[str], T]) -> Callable[[str], T]:
 
     return wrapper
 
+
 _DIGIT_RUN = re.compile(r"\d(?:[ -]?\d){5,}[Xx]?")
 _GROUP = re.compile(r"\d+[Xx]?")
 
@@ -72,7 +73,8 @@ _NUMBER_LABEL = re.compile(
           | (?P<id>ssn | social[ _-]security(?:[ _-]number)? | passport{_NUMBER_SUFFIX}?
                  | national[ _-]id{_NUMBER_SUFFIX}? | id[ _-]?card{_NUMBER_SUFFIX}?)
         )(?![A-Za-z0-9])
-      | (?P<cn_card>(?:银行|銀行|信用|借记|借記|储蓄|儲蓄)?卡(?:号|號)(?:码|碼)?|(?:银行|銀行|信用|借记|借記|储蓄|儲蓄)卡)
+      | (?P<cn_card>(?:银行|銀行|信用|借记|借記|储蓄|儲蓄)?卡(?:号|號)(?:码|碼)?
+                   | (?:银行|銀行|信用|借记|借記|储蓄|儲蓄)卡)
       | (?P<cn_account>(?:银行|銀行|收款|付款|对公|對公)?(?:账|帐|賬|帳)(?:号|號|户|戶)(?:号码|號碼|号|號)?)
       | (?P<cn_id>身份[证證](?:号码|號碼|号|號)?|[护護]照(?:号码|號碼|号|號)?)
     )

@@ -78,8 +78,8 @@ class TokenPattern:
     random_looking: bool = False  # require a letter and a digit in the match
 
 
-def _own(pattern: str, *, random_looking: bool = True) -> TokenPattern:
-    return TokenPattern(re.compile(pattern, re.ASCII), random_looking=random_looking)
+def _own(pattern: str) -> TokenPattern:
+    return TokenPattern(re.compile(pattern, re.ASCII), random_looking=True)
 
 
 # What detect-secrets lacks. Literal-prefixed, so the regex engine skips ahead fast; word boundaries
@@ -102,9 +102,25 @@ def _library_tokens() -> tuple[TokenPattern, ...]:
     keys, AWS secrets in quotes) are left out: `find_labelled_secrets` covers `…key = <token>`.
     """
     from detect_secrets.plugins import (
-        artifactory, aws, azure_storage_key, basic_auth, cloudant, discord, github_token, gitlab_token,
-        mailchimp, npm, openai, pypi_token, sendgrid, slack, softlayer, square_oauth, stripe,
-        telegram_token, twilio,
+        artifactory,
+        aws,
+        azure_storage_key,
+        basic_auth,
+        cloudant,
+        discord,
+        github_token,
+        gitlab_token,
+        mailchimp,
+        npm,
+        openai,
+        pypi_token,
+        sendgrid,
+        slack,
+        softlayer,
+        square_oauth,
+        stripe,
+        telegram_token,
+        twilio,
     )
 
     def of(*patterns, kind="api_key", gate=None, use_group=True):
@@ -216,7 +232,8 @@ _EN_LABEL = re.compile(
       | (?P<secret>secret(?:[ _-]?(?:access[ _-]?)?key)?)
       | (?P<token>token)
       | (?P<key>key)
-      | (?P<password>pass(?:word|wd|phrase|code)? | pass[ _-]word | pwd | pw | (?-i:PIN)(?:[ _-]?(?:code|number)|码|碼)?)
+      | (?P<password>pass(?:word|wd|phrase|code)? | pass[ _-]word | pwd | pw
+                    | (?-i:PIN)(?:[ _-]?(?:code|number)|码|碼)?)
     )(?![A-Za-z0-9])
     (?:\*\*|__|[*_`])?(?:["']\]?)?                 # **password**, "password", ['password']
     (?P<sep> [ \t]*(?::=|=>|==|=|:|：)[ \t]*(?P<newline>\n[ \t>]*)?
@@ -241,6 +258,8 @@ _VALUE = re.compile(
          |["'`]?(?P<bare>[!-~]{1,4096}))""",
     re.VERBOSE,
 )
+_YAML_BLOCK = re.compile(r"[|>][+-]?\d?")
+_YAML_BLOCK_LINE = re.compile(r"[ \t]*\n[ \t]+(?P<line>[^\n]*[^\s])")
 _NEXT_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]*=", re.ASCII)
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
 _PLACEHOLDER_PREFIXES = ("[REDACTED", "$", "<", "{{", "%(", "***", "os.environ", "getenv(", "process.env", "ENV[")
@@ -278,6 +297,9 @@ def _value_span(text: str, position: int) -> tuple[int, int] | None:
     for group in ("dq", "sq", "bq", "cq"):
         if match.group(group) is not None:
             return match.span(group)
+    if _YAML_BLOCK.fullmatch(match.group("bare")):  # `password: |` puts the value on the next line
+        block = _YAML_BLOCK_LINE.match(text, match.end("bare"))
+        return block.span("line") if block else None
     start = match.start("bare")
     end = _bare_end(text, start, match.end("bare"))
     return (start, end) if end > start else None
