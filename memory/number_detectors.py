@@ -197,6 +197,8 @@ def find_national_ids(text: str) -> Iterator[Span]:
             continue
         groups = _groups(text, start, end)
         for i, (g0, g1) in enumerate(groups):
+            if g1 - g0 not in (3, 6, 15, 18):  # SSN, grouped ID, old ID, ID: nothing else starts here
+                continue
             if cn_resident_id_ok(text[g0:g1]) or _cn_old_id_ok(text[g0:g1]):
                 yield "national_id", g0, g1
             elif i + 2 < len(groups) and [b - a for a, b in groups[i : i + 3]] == [6, 8, 4] \
@@ -241,7 +243,11 @@ def find_bank_cards(text: str) -> Iterator[Span]:
         i = 0
         while i < len(groups):
             if len(parts[i]) == 4 or CARD_MIN_DIGITS <= len(parts[i]) <= CARD_MAX_DIGITS:
-                for j in range(min(len(groups), i + CARD_MAX_DIGITS), i, -1):
+                stop, digits = i, 0
+                while stop < len(parts) and digits + len(parts[stop]) <= CARD_MAX_DIGITS:
+                    digits += len(parts[stop])
+                    stop += 1
+                for j in range(stop, i, -1):
                     if _card_shaped(parts[i:j]) and luhn.is_valid("".join(parts[i:j])):
                         yield "bank_card", groups[i][0], groups[j - 1][1]
                         i = j - 1
@@ -287,8 +293,8 @@ def find_emails(text: str) -> Iterator[Span]:
     if "@" not in text:
         return
     for match in _EMAIL_DOMAIN.finditer(text):
-        start = match.start()
-        while start > 0 and text[start - 1] in _EMAIL_LOCAL:
+        start, floor = match.start(), max(0, match.start() - 64)  # a local part has at most 64 characters
+        while start > floor and text[start - 1] in _EMAIL_LOCAL:
             start -= 1
         if start < match.start():
             yield "email", start, match.end()

@@ -38,9 +38,13 @@ def find_private_keys(text: str) -> Iterator[Span]:
     """PEM, OpenSSH, PGP and PuTTY private keys, header to footer; a block cut short runs to its last body line."""
     if _KEY_GATE.search(text) is None:
         return
-    position = 0
+    position, footer, no_footer_from = 0, None, len(text) + 1
     while begin := _KEY_BEGIN.search(text, position):
-        end = _KEY_END.search(text, begin.end())
+        if (footer is None or footer.start() < begin.end()) and begin.end() < no_footer_from:
+            footer = _KEY_END.search(text, begin.end())  # searched again only once passed: linear
+            if footer is None:
+                no_footer_from = begin.end()
+        end = footer if footer is not None and footer.start() >= begin.end() else None
         stop = end.end() if end else _body_end(text, begin.end())
         if stop > begin.end():  # a lone header with no key material after it holds no secret
             yield "private_key", begin.start(), stop
@@ -135,7 +139,7 @@ def _library_tokens() -> tuple[TokenPattern, ...]:
         + of(*github_token.GitHubTokenDetector.denylist, use_group=False)
         + of(*gitlab_token.GitLabTokenDetector.denylist, use_group=False)
         + of(*mailchimp.MailchimpDetector.denylist, gate=r"-us\d")
-        + of(*npm.NpmDetector.denylist)
+        + of(*npm.NpmDetector.denylist, gate=r"_authToken")  # its `//.+/` is quadratic on long lines
         + of(*openai.OpenAIDetector.denylist)
         + of(*pypi_token.PypiTokenDetector.denylist)
         + of(*sendgrid.SendGridDetector.denylist)
@@ -310,7 +314,7 @@ def _plausible(kind: str, value: str, loose_separator: bool) -> bool:
     core = value.rstrip(".!?,;:")
     if not core or value.startswith(_PLACEHOLDER_PREFIXES) or core.lower() in _NOT_SECRETS:
         return False
-    if loose_separator and (core.isalpha() or len(core) < 4):
+    if loose_separator and (core.strip("*_`").isalpha() or len(core) < 4):
         return False
     if kind == "password":
         return not (set(core) <= {"*", "•"} or (len(core) >= 3 and set(core) <= {"x", "X"}))

@@ -412,9 +412,11 @@ def test_scrub_many_matches_scrubbing_each(redactor: Redactor) -> None:
     assert redactor.scrub_many(texts[:6]) == [redactor.scrub(text) for text in texts[:6]]
 
 
-def test_label_pathological_input_is_fast(redactor: Redactor) -> None:
+def test_pathological_input_stays_linear() -> None:
+    redactor = Redactor(RedactionSettings(emails=True, phones=True))
     started = time.perf_counter()
     for text in ("password:" * 3000, "卡号" * 5000 + "1", "key token secret " * 3000, "DE89 " * 5000,
-                 "card 1 " * 5000, ("a" * 40 + "_key") * 500 + "=x"):
+                 "card 1 " * 5000, ("a" * 40 + "_key") * 500 + "=x", "see https://x.org/a " * 5000,
+                 "x@y.zz" * 5000, "-----BEGIN PRIVATE KEY-----\n" * 3000, "4111 " * 3000, "1 " * 20000):
         redactor.scrub(text)
-    assert time.perf_counter() - started < 3.0
+    assert time.perf_counter() - started < 4.0
