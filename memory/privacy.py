@@ -72,6 +72,8 @@ class Finding:
 
 @dataclass
 class RedactionResult:
+    """The redacted text and what was replaced (spans into the original text)."""
+
     text: str
     found: list[Finding]
 
@@ -82,6 +84,16 @@ Detector = Callable[[str], Iterable[Span]]
 def token(kind: str) -> str:
     """The text that replaces a finding of this kind."""
     return f"[REDACTED:{kind}]"
+
+
+def _replace(text: str, found: Iterable[Finding], shift: int = 0) -> str:
+    """`text` with each finding (in text order, spans moved left by `shift`) replaced by its token."""
+    pieces, cursor = [], 0
+    for finding in found:
+        pieces += [text[cursor : max(0, finding.start - shift)], token(finding.kind)]
+        cursor = finding.end - shift
+    pieces.append(text[cursor:])
+    return "".join(pieces)
 
 
 def _compile_custom(patterns: list[str]) -> list[re.Pattern[str]]:
@@ -171,12 +183,7 @@ class Redactor:
     def redact(self, text: str) -> RedactionResult:
         """The redacted text and what was found (spans refer to the original text)."""
         found = self.find(text)
-        pieces, cursor = [], 0
-        for finding in found:
-            pieces += [text[cursor : finding.start], token(finding.kind)]
-            cursor = finding.end
-        pieces.append(text[cursor:])
-        return RedactionResult("".join(pieces), found)
+        return RedactionResult(_replace(text, found), found)
 
     def scrub(self, text: str) -> str:
         """Just the redacted text."""
@@ -190,12 +197,7 @@ class Redactor:
         found = self.find(joined)
         if any(_SEPARATOR in joined[f.start : f.end] for f in found):
             return [self.scrub(text) for text in texts]  # a finding spans two texts: no shortcut
-        pieces, cursor = [], 0
-        for finding in found:
-            pieces += [joined[cursor : finding.start], token(finding.kind)]
-            cursor = finding.end
-        pieces.append(joined[cursor:])
-        return "".join(pieces).split(_SEPARATOR)
+        return _replace(joined, found).split(_SEPARATOR)
 
     def scrub_data(self, value: Any) -> Any:
         """Strings inside parsed data (frontmatter) scrubbed; a mapping key labels its value (`password: x`)."""
@@ -220,10 +222,4 @@ class Redactor:
         """Scrub `text` as the value of `key: text`, so the key's label applies."""
         prefix = f"{key}: "
         found = [f for f in self.find(prefix + text) if f.end > len(prefix)]
-        pieces, cursor = [], 0
-        for finding in found:
-            start, end = max(0, finding.start - len(prefix)), finding.end - len(prefix)
-            pieces += [text[cursor:start], token(finding.kind)]
-            cursor = end
-        pieces.append(text[cursor:])
-        return "".join(pieces)
+        return _replace(text, found, shift=len(prefix))
