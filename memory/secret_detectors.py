@@ -80,6 +80,7 @@ class TokenPattern:
     gate: re.Pattern[str] | None = None
     use_group: bool = False  # the secret is the longest matched group, not the whole match
     random_looking: bool = False  # require a letter and a digit in the match
+    dense: bool = True  # every match holds a run of 15 token characters (see _DENSE_RUN)
 
 
 def _own(pattern: str) -> TokenPattern:
@@ -127,29 +128,30 @@ def _library_tokens() -> tuple[TokenPattern, ...]:
         twilio,
     )
 
-    def of(*patterns, kind="api_key", gate=None, use_group=True):
+    def of(*patterns, kind="api_key", gate=None, use_group=True, dense=True):
         compiled_gate = re.compile(gate) if gate else None
-        return [TokenPattern(p, kind, compiled_gate, use_group) for p in patterns]
+        return [TokenPattern(p, kind, compiled_gate, use_group, dense=dense) for p in patterns]
 
     return tuple(
         of(aws.AWSKeyDetector.denylist[0])
-        + of(*azure_storage_key.AzureStorageKeyDetector.denylist)
-        + of(*basic_auth.BasicAuthDetector.denylist, kind="password")
+        + of(*azure_storage_key.AzureStorageKeyDetector.denylist, dense=False)
+        + of(*basic_auth.BasicAuthDetector.denylist, kind="password", dense=False)
         + of(*discord.DiscordBotTokenDetector.denylist, gate=r"\.[\w-]{6}\.[\w-]{27}")
         + of(*github_token.GitHubTokenDetector.denylist, use_group=False)
         + of(*gitlab_token.GitLabTokenDetector.denylist, use_group=False)
         + of(*mailchimp.MailchimpDetector.denylist, gate=r"-us\d")
-        + of(*npm.NpmDetector.denylist, gate=r"_authToken")  # its `//.+/` is quadratic on long lines
+        + of(*npm.NpmDetector.denylist, gate=r"_authToken", dense=False)  # `//.+/` is quadratic on long lines
         + of(*openai.OpenAIDetector.denylist)
         + of(*pypi_token.PypiTokenDetector.denylist)
         + of(*sendgrid.SendGridDetector.denylist)
-        + of(slack.SlackDetector.denylist[0], gate=r"-(?:\d+-)+[a-z0-9]")
+        + of(slack.SlackDetector.denylist[0], gate=r"-(?:\d+-)+[a-z0-9]", dense=False)
         + of(slack.SlackDetector.denylist[1], gate=r"hooks\.slack\.com")
         + of(*square_oauth.SquareOAuthDetector.denylist)
         + of(*stripe.StripeDetector.denylist, gate=r"k_live_")
         + of(*telegram_token.TelegramBotTokenDetector.denylist, gate=r":[0-9A-Za-z_-]{35}")
         + of(*twilio.TwilioKeyDetector.denylist)
-        + of(*artifactory.ArtifactoryDetector.denylist, gate=r"AKC[a-zA-Z0-9]{10}|AP[\dA-F][a-zA-Z0-9]{8}")
+        + of(*artifactory.ArtifactoryDetector.denylist, gate=r"AKC[a-zA-Z0-9]{10}|AP[\dA-F][a-zA-Z0-9]{8}",
+             dense=False)
         + of(*cloudant.CloudantDetector.denylist[2:], gate=r"\.cloudant\.com")
         + of(softlayer.SoftlayerDetector.denylist[1], gate=r"api\.softlayer\.com")
     )
@@ -179,10 +181,14 @@ def _has_letter_and_digit(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
+_DENSE_RUN = re.compile(r"[\w.\\-]{15}", re.ASCII)  # most token shapes hold one; most prose does not
+
+
 def find_provider_tokens(text: str) -> Iterator[Span]:
     """Cloud, API and chat-platform tokens recognised by their shape."""
+    dense = _DENSE_RUN.search(text) is not None
     for token in _OWN_TOKENS + _library_tokens():
-        if token.gate is not None and token.gate.search(text) is None:
+        if (token.dense and not dense) or (token.gate is not None and token.gate.search(text) is None):
             continue
         for match in token.pattern.finditer(text):
             start, end = _token_span(match, token.use_group)
