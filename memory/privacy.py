@@ -1,8 +1,11 @@
 """Redaction: find secrets, ID, card and account numbers in text and replace them with tokens.
 
 A separate layer from storage: the write path scrubs everything it stores, displays or sends to a
-model with one `Redactor` built from the saved settings. The detectors live in
-`secret_detectors` and `number_detectors`.
+model with one `Redactor` built from the saved settings (`Redactor(settings_from_dict(saved))`):
+`scrub(text)` for a text, `scrub_many(texts)` for many short ones (tags, titles), `scrub_data(value)`
+for parsed frontmatter (a key labels its value), `needs_redaction(text)` for checks. Scrub whole
+texts before splitting them into tokens or entities: labels and values are read in context.
+The detectors live in `secret_detectors` and `number_detectors`.
 """
 from __future__ import annotations
 

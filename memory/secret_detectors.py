@@ -245,6 +245,7 @@ _EN_LABEL = re.compile(
       | (?P<password>pass(?:word|wd|phrase|code)? | pass[ _-]word | pwd | pw
                     | (?-i:PIN)(?:[ _-]?(?:code|number)|码|碼)?)
     )(?![A-Za-z0-9])
+    (?:[ \t]+(?:for|of|to|on)[ \t]+[\w.@-]{1,40})?   # password for gmail: …
     (?:\*\*|__|[*_`])?(?:["']\]?)?                 # **password**, "password", ['password']
     (?P<sep> [ \t]*(?::=|=>|==|=|:|：)[ \t]*(?P<newline>\n[ \t>]*)?
            | [ \t]+\|[ \t]+                        # a table row; `[[x|y]]` is a link alias

@@ -278,6 +278,8 @@ def test_iban_shapes_that_fail_mod97_are_left_alone_unless_labelled(redactor: Re
         ("Password:\n  Tr0ub4dor&3\nnext line", "Password:\n  [REDACTED:password]\nnext line"),
         ("password: |\n  correct horse 9\nuser: ann", "password: |\n  [REDACTED:password]\nuser: ann"),
         ("PIN码：123456", "PIN码：[REDACTED:password]"),
+        ("password for gmail: hunter2!", "password for gmail: [REDACTED:password]"),
+        ("token for api.github.com = " + GITHUB[4:], "token for api.github.com = [REDACTED:token]"),
         ("wifi pw: corgi-2024", "wifi pw: [REDACTED:password]"),
         ("银行口令是Zx9#k2，记住", "银行口令是[REDACTED:password]，记住"),
         ("token是abc123xyz789", "token是[REDACTED:token]"),
@@ -301,6 +303,8 @@ def test_label_values_run_to_the_end_of_the_token(redactor: Redactor, text: str,
         "pass: 3",
         "password: none",
         "password: ********",
+        "the password for the account is too weak",
+        "tokens for each request: 500",
     ],
 )
 def test_more_prose_about_secrets_is_left_alone(redactor: Redactor, text: str) -> None:
