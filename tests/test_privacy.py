@@ -2,18 +2,14 @@
 from __future__ import annotations
 
 import time
+from datetime import date
 
 import pytest
+from stdnum import luhn
 
 from memory.errors import BadInputError
-from memory.privacy import (
-    Finding,
-    RedactionSettings,
-    Redactor,
-    cn_id_checksum_ok,
-    luhn_ok,
-    settings_from_dict,
-)
+from memory.number_detectors import cn_resident_id_ok
+from memory.privacy import Finding, RedactionSettings, Redactor, settings_from_dict
 
 # Fake credentials are assembled from pieces so they are obviously not real.
 OPENAI = "sk-" + "a1B2c3D4" * 6
@@ -99,7 +95,7 @@ def test_pem_private_key_block(redactor: Redactor) -> None:
 
 
 def test_chinese_national_id_with_valid_checksum(redactor: Redactor) -> None:
-    assert cn_id_checksum_ok(VALID_CN_ID) and cn_id_checksum_ok(VALID_CN_ID_X)
+    assert cn_resident_id_ok(VALID_CN_ID) and cn_resident_id_ok(VALID_CN_ID_X)
     assert redactor.scrub(f"身份证号{VALID_CN_ID}，请保管") == "身份证号[REDACTED:national_id]，请保管"
     assert redactor.scrub(f"ID {VALID_CN_ID_X.lower()} ok") == "ID [REDACTED:national_id] ok"
 
@@ -107,7 +103,7 @@ def test_chinese_national_id_with_valid_checksum(redactor: Redactor) -> None:
 def test_chinese_id_with_bad_checksum_or_date_is_kept(redactor: Redactor) -> None:
     bad_checksum = VALID_CN_ID[:-1] + "4"
     bad_date = "110101199002304577"  # 30 February
-    assert not cn_id_checksum_ok(bad_checksum)
+    assert not cn_resident_id_ok(bad_checksum)
     for text in (f"number {bad_checksum} here", f"number {bad_date} here"):
         assert redactor.scrub(text) == text
 
@@ -116,7 +112,7 @@ def test_old_fifteen_digit_id_and_other_national_ids(redactor: Redactor) -> None
     assert redactor.scrub("旧身份证 110101900307457 。") == "旧身份证 [REDACTED:national_id] 。"
     assert redactor.scrub("SSN 123-45-6789, ok") == "SSN [REDACTED:national_id], ok"
     assert redactor.scrub("NI number AB 12 34 56 C.") == "NI number [REDACTED:national_id]."
-    assert redactor.scrub("not an SSN: 000-12-3456") == "not an SSN: 000-12-3456"
+    assert redactor.scrub("area 000 is never issued: 000-12-3456") == "area 000 is never issued: 000-12-3456"
 
 
 @pytest.mark.parametrize(
@@ -126,7 +122,7 @@ def test_old_fifteen_digit_id_and_other_national_ids(redactor: Redactor) -> None
     ids=["visa-spaces", "visa-dashes", "visa-plain", "unionpay", "unionpay-groups", "amex"],
 )
 def test_luhn_valid_cards_are_redacted(redactor: Redactor, card: str) -> None:
-    assert luhn_ok(card.replace(" ", "").replace("-", ""))
+    assert luhn.is_valid(card.replace(" ", "").replace("-", ""))
     assert redactor.scrub(f"卡号{card}，谢谢") == "卡号[REDACTED:bank_card]，谢谢"
     assert redactor.scrub(f"Card: {card}. Thanks") == "Card: [REDACTED:bank_card]. Thanks"
 
@@ -166,8 +162,10 @@ def test_settings_toggle_kinds() -> None:
 def test_phones_when_enabled() -> None:
     redactor = Redactor(RedactionSettings(phones=True))
     assert redactor.scrub("call +86 138 0013 8000 now") == "call [REDACTED:phone] now"
-    assert redactor.scrub("call (555) 123-4567 now") == "call [REDACTED:phone] now"
+    assert redactor.scrub("call (212) 555-0123 now") == "call [REDACTED:phone] now"
+    assert redactor.scrub("座机 010-12345678。") == "座机 [REDACTED:phone]。"
     assert redactor.scrub("on 2024-03-15 at 09:30") == "on 2024-03-15 at 09:30"
+    assert redactor.scrub("call (555) 123-4567 now") == "call (555) 123-4567 now"  # no such area code
 
 
 def test_custom_patterns_redact_matches_or_their_value_group() -> None:
@@ -204,3 +202,225 @@ def test_long_pathological_input_is_fast(redactor: Redactor) -> None:
     for text in ("1-" * 5000 + "x", "-----BEGIN PRIVATE KEY-----" * 500, "a_" * 5000 + "=", "1 " * 5000):
         assert redactor.scrub(text) == text
     assert time.perf_counter() - started < 2.0
+
+
+# --- issue 9: labelled numbers, IBAN, values to the end of the token, every place a secret hides ---
+
+FAILING_LUHN_19 = "6222021234567890127"  # a 19-digit UnionPay-shaped number whose checksum fails
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"卡号{FAILING_LUHN_19}", "卡号[REDACTED:bank_card]"),
+        ("卡号：6222 0212 3456 7890 127，谢谢", "卡号：[REDACTED:bank_card]，谢谢"),
+        (f"我的银行卡是{FAILING_LUHN_19}", "我的银行卡是[REDACTED:bank_card]"),
+        ("信用卡号为 1234-5678-9012-3456", "信用卡号为 [REDACTED:bank_card]"),
+        ("收款账号 6217 0000 1234 5678", "收款账号 [REDACTED:bank_account]"),
+        ("账户（工行）：12345678901", "账户（工行）：[REDACTED:bank_account]"),
+        ("card number: 1234 5678 9012 3456 7.", "card number: [REDACTED:bank_card]."),
+        ("Card no. 12345678 expires", "Card no. [REDACTED:bank_card] expires"),
+        ("credit card 1234567812345678", "credit card [REDACTED:bank_card]"),
+        ("account no. 12-34-56 12345678", "account no. [REDACTED:bank_account]"),
+        ("Account number is 0012345678, branch 7", "Account number is [REDACTED:bank_account], branch 7"),
+        ("acct #12345678", "acct #[REDACTED:bank_account]"),
+        ("IBAN: DE89 3704 0044 0532 0130 01 (typo)", "IBAN: [REDACTED:iban] (typo)"),
+        ("身份证号110101199003074574", "身份证号[REDACTED:national_id]"),
+        ("passport no. E12345678", "passport no. [REDACTED:national_id]"),
+    ],
+)
+def test_labelled_numbers_are_redacted_whatever_their_checksum(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["card 2 of 10", "account 2023 review", "尾号1234的卡", "the card game 1999", "账号已冻结", "acct: ****1234"],
+)
+def test_labels_without_a_long_number_are_left_alone(redactor: Redactor, text: str) -> None:
+    assert redactor.scrub(text) == text
+
+
+def test_labelled_numbers_follow_the_settings() -> None:
+    text = f"卡号{FAILING_LUHN_19}, 身份证号110101199003074574"
+    assert Redactor(RedactionSettings(bank_cards=False, national_ids=False)).scrub(text) == text
+    only_cards = Redactor(RedactionSettings(national_ids=False))
+    assert only_cards.scrub(text) == "卡号[REDACTED:bank_card], 身份证号110101199003074574"
+
+
+@pytest.mark.parametrize(
+    "iban",
+    ["DE89 3704 0044 0532 0130 00", "DE89370400440532013000", "GB82 WEST 1234 5698 7654 32", "NL91ABNA0417164300"],
+)
+def test_iban_with_a_valid_mod97_check_is_redacted_unlabelled(redactor: Redactor, iban: str) -> None:
+    assert redactor.scrub(f"pay to {iban}. Thanks") == "pay to [REDACTED:iban]. Thanks"
+    assert redactor.scrub(f"转账到{iban}，谢谢") == "转账到[REDACTED:iban]，谢谢"
+
+
+def test_iban_shapes_that_fail_mod97_are_left_alone_unless_labelled(redactor: Redactor) -> None:
+    text = "ref DE89 3704 0044 0532 0130 01 and GB00 WEST 1234 5698 7654 32"
+    assert redactor.scrub(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("password: X!", "password: [REDACTED:password]"),
+        ("password=X! then", "password=[REDACTED:password] then"),
+        ("my password is hunter2!", "my password is [REDACTED:password]"),
+        ('password: "X!"!', 'password: "[REDACTED:password]"!'),
+        ("(password: hunter2)", "(password: [REDACTED:password])"),
+        ("Server=db;Password=abc;Database=app", "Server=db;Password=[REDACTED:password];Database=app"),
+        ("(zoom.us/j/9?pwd=aUUxNzF0ak81czZHaUk0SUlTTjVDUT09)", "(zoom.us/j/9?pwd=[REDACTED:password])"),
+        ("[link](zoom.us/j/9?pwd=aUUxNzF0ak81czZHaUk0SUlTTjVDUT09)", "[link](zoom.us/j/9?pwd=[REDACTED:password])"),
+        ("**Password**: hunter2", "**Password**: [REDACTED:password]"),
+        ("| password | hunter2 |", "| password | [REDACTED:password] |"),
+        ("Password:\n  Tr0ub4dor&3\nnext line", "Password:\n  [REDACTED:password]\nnext line"),
+        ("password: |\n  correct horse 9\nuser: ann", "password: |\n  [REDACTED:password]\nuser: ann"),
+        ("PIN码：123456", "PIN码：[REDACTED:password]"),
+        ("password for gmail: hunter2!", "password for gmail: [REDACTED:password]"),
+        ("token for api.github.com = " + GITHUB[4:], "token for api.github.com = [REDACTED:token]"),
+        ("wifi pw: corgi-2024", "wifi pw: [REDACTED:password]"),
+        ("银行口令是Zx9#k2，记住", "银行口令是[REDACTED:password]，记住"),
+        ("token是abc123xyz789", "token是[REDACTED:token]"),
+        ("令牌：eyJzdWIi0123456789", "令牌：[REDACTED:token]"),
+        ("API key：Zm9vYmFyYmF6cXV4", "API key：[REDACTED:api_key]"),
+        ("my AWS secret key is " + AWS_SECRET + ".", "my AWS secret key is [REDACTED:secret]."),
+    ],
+)
+def test_label_values_run_to_the_end_of_the_token(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- [[simple-password|Simple Password]]: Protect your vault",
+        "[[Plugins/simple-password|simple-password]]",
+        "## Reset your password:\nGo to the settings",
+        "the secret: practice daily.",
+        "hotkey: Ctrl+Shift+K",
+        "pass: 3",
+        "password: none",
+        "password: ********",
+        "the password for the account is too weak",
+        "tokens for each request: 500",
+    ],
+)
+def test_more_prose_about_secrets_is_left_alone(redactor: Redactor, text: str) -> None:
+    assert redactor.scrub(text) == text
+
+
+STRIPE = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+SENDGRID = "SG." + "abcdefghijklmnopqrstuv" + "." + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"
+TELEGRAM = "123456789:" + "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw8"
+GITLAB = "glpat-" + "xY9z" * 5
+HUGGING_FACE = "hf_" + "AbCdEfGh12" * 3 + "Ij"
+
+
+@pytest.mark.parametrize("secret", [STRIPE, SENDGRID, TELEGRAM, GITLAB, HUGGING_FACE],
+                         ids=["stripe", "sendgrid", "telegram", "gitlab", "hugging-face"])
+def test_more_provider_tokens(redactor: Redactor, secret: str) -> None:
+    assert redactor.scrub(f"use {secret} here") == "use [REDACTED:api_key] here"
+
+
+def test_credentials_in_urls_and_unsigned_jwts(redactor: Redactor) -> None:
+    assert redactor.scrub("clone https://ann:s3cr3t@git.example.com/x.git") == (
+        "clone https://ann:[REDACTED:password]@git.example.com/x.git")
+    unsigned = "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0In0."
+    assert redactor.scrub(f"jwt {unsigned} end") == "jwt [REDACTED:token] end"
+    assert redactor.scrub("Authorization: Basic YW5uOnMzY3IzdA==") == "Authorization: Basic [REDACTED:token]"
+
+
+OPENSSH_KEY = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+               "AAAAC3NzaC1lZDI1NTE5\n-----END OPENSSH PRIVATE KEY-----")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"```\n{OPENSSH_KEY}\n```", "```\n[REDACTED:private_key]\n```"),
+        ("> -----BEGIN PGP PRIVATE KEY BLOCK-----\n>\n> lQOYBF0\n> -----END PGP PRIVATE KEY BLOCK-----",
+         "> [REDACTED:private_key]"),
+        ('{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END PRIVATE KEY-----\\n"}',
+         '{"private_key": "[REDACTED:private_key]\\n"}'),
+        ("pasted half a key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nqN2Lw+/xZ\n\nthe end",
+         "pasted half a key:\n[REDACTED:private_key]\n\nthe end"),
+    ],
+    ids=["code-block", "quoted-pgp", "json-escaped", "no-footer"],
+)
+def test_private_key_blocks_across_lines(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected
+
+
+NOTE = f"""---
+title: Bank and keys
+api_key: abcd1234efgh5678
+password: "p@ss w0rd"
+tags: [finance, "card {FAILING_LUHN_19}"]
+---
+# Accounts
+
+```bash
+export AWS_SECRET_ACCESS_KEY={AWS_SECRET}
+export GITHUB_TOKEN={GITHUB}
+curl -H "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0" https://api.example.com
+```
+
+#token/{GITHUB} 卡号 {FAILING_LUHN_19} id {VALID_CN_ID} card 4111 1111 1111 1111 jwt {JWT}
+"""
+NOTE_SECRETS = ["abcd1234efgh5678", "p@ss w0rd", FAILING_LUHN_19, AWS_SECRET, GITHUB,
+                "9f8e7d6c5b4a39281706f5e4d3c2b1a0", VALID_CN_ID, "4111 1111 1111 1111", JWT]
+
+
+def test_a_note_keeps_no_secret_in_frontmatter_code_tags_or_body(redactor: Redactor) -> None:
+    scrubbed = redactor.scrub(NOTE)
+    assert [secret for secret in NOTE_SECRETS if secret in scrubbed] == []
+    assert scrubbed.startswith("---\ntitle: Bank and keys\napi_key: [REDACTED:api_key]\n")
+    assert "#token/[REDACTED:api_key]" in scrubbed and "export GITHUB_TOKEN=[REDACTED:api_key]" in scrubbed
+    assert not redactor.needs_redaction(scrubbed)
+    assert redactor.needs_redaction(NOTE)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (f"notes_{AWS_ID}_2024.md", "notes_[REDACTED:api_key].md"),  # a token runs to the end of its run
+        ("card-4111111111111111.md", "card-[REDACTED:bank_card].md"),
+        (f"卡号{FAILING_LUHN_19}.md", "卡号[REDACTED:bank_card].md"),
+        ("password=hunter2 notes.md", "password=[REDACTED:password] notes.md"),
+        (f"{VALID_CN_ID}_scan.pdf", "[REDACTED:national_id]_scan.pdf"),
+    ],
+)
+def test_titles_and_file_names(redactor: Redactor, name: str, expected: str) -> None:
+    assert redactor.scrub(name) == expected
+
+
+def test_parsed_frontmatter_values_keep_their_key_as_label(redactor: Redactor) -> None:
+    frontmatter = {
+        "title": "Bank", "password": "hunter2", "card_number": int(FAILING_LUHN_19), "pin": 1234,
+        "aliases": ["卡号 " + FAILING_LUHN_19, "plain"], "created": date(2024, 3, 15), "done": True,
+        "nested": {"token": "abc123xyz789qq"},
+    }
+    assert redactor.scrub_data(frontmatter) == {
+        "title": "Bank", "password": "[REDACTED:password]", "card_number": "[REDACTED:bank_card]", "pin": 1234,
+        "aliases": ["卡号 [REDACTED:bank_card]", "plain"], "created": date(2024, 3, 15), "done": True,
+        "nested": {"token": "[REDACTED:token]"},
+    }
+
+
+def test_scrub_many_matches_scrubbing_each(redactor: Redactor) -> None:
+    texts = ["plain", f"card {FAILING_LUHN_19}", "password: X!", "", "#finance", f"key {OPENAI}",
+             "-----BEGIN RSA PRIVATE KEY-----\nabc", "def\n-----END RSA PRIVATE KEY-----", "a\x00b"]
+    assert redactor.scrub_many(texts) == [redactor.scrub(text) for text in texts]
+    assert redactor.scrub_many(texts[:6]) == [redactor.scrub(text) for text in texts[:6]]
+
+
+def test_pathological_input_stays_linear() -> None:
+    redactor = Redactor(RedactionSettings(emails=True, phones=True))
+    started = time.perf_counter()
+    for text in ("password:" * 3000, "卡号" * 5000 + "1", "key token secret " * 3000, "DE89 " * 5000,
+                 "card 1 " * 5000, ("a" * 40 + "_key") * 500 + "=x", "see https://x.org/a " * 5000,
+                 "x@y.zz" * 5000, "-----BEGIN PRIVATE KEY-----\n" * 3000, "4111 " * 3000, "1 " * 20000):
+        redactor.scrub(text)
+    assert time.perf_counter() - started < 4.0
