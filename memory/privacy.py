@@ -9,6 +9,8 @@ The detectors live in `secret_detectors` and `number_detectors`.
 """
 from __future__ import annotations
 
+import hashlib
+
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -90,10 +92,13 @@ def token(kind: str) -> str:
 
 
 def _replace(text: str, found: Iterable[Finding], shift: int = 0) -> str:
-    """`text` with each finding (in text order, spans moved left by `shift`) replaced by its token."""
+    """`text` with each finding (in text order, spans moved left by `shift`) replaced by its token.
+
+    A finding that spans lines keeps its line breaks after the token, so line numbers still hold."""
     pieces, cursor = [], 0
     for finding in found:
-        pieces += [text[cursor : max(0, finding.start - shift)], token(finding.kind)]
+        start = max(0, finding.start - shift)
+        pieces += [text[cursor:start], token(finding.kind), "\n" * text.count("\n", start, finding.end - shift)]
         cursor = finding.end - shift
     pieces.append(text[cursor:])
     return "".join(pieces)
@@ -201,6 +206,14 @@ class Redactor:
         if any(_SEPARATOR in joined[f.start : f.end] for f in found):
             return [self.scrub(text) for text in texts]  # a finding spans two texts: no shortcut
         return _replace(joined, found).split(_SEPARATOR)
+
+    def path_ref(self, path: str) -> str:
+        """How a file path is stored and shown: itself, or when it holds a secret, the path redacted plus a
+        short fingerprint of the real path (so the file is still found by the same path, never by its secret)."""
+        scrubbed = self.scrub(path)
+        if scrubbed == path:
+            return path
+        return f"{scrubbed} #{hashlib.sha256(path.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
     def scrub_data(self, value: Any) -> Any:
         """Strings inside parsed data (frontmatter) scrubbed; a mapping key labels its value (`password: x`)."""

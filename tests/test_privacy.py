@@ -91,7 +91,15 @@ def test_prose_about_secrets_is_left_alone(redactor: Redactor, text: str) -> Non
 
 def test_pem_private_key_block(redactor: Redactor) -> None:
     pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabc+/=\n-----END RSA PRIVATE KEY-----"
-    assert redactor.scrub(f"key:\n{pem}\nend") == "key:\n[REDACTED:private_key]\nend"
+    assert redactor.scrub(f"key:\n{pem}\nend") == "key:\n[REDACTED:private_key]\n\n\n\nend"  # lines kept
+
+
+def test_a_path_holding_a_secret_is_stored_redacted_with_a_fingerprint(redactor: Redactor) -> None:
+    secret = "notes/AKIAIOSFODNN7EXAMPLE keys.md"
+    ref = redactor.path_ref(secret)
+    assert "AKIAIOSFODNN7EXAMPLE" not in ref and ref.startswith("notes/[REDACTED:api_key] keys.md #")
+    assert ref == redactor.path_ref(secret) != redactor.path_ref("notes/AKIAIOSFODNN7EXAMPLF keys.md")
+    assert redactor.path_ref("notes/plain.md") == "notes/plain.md"
 
 
 def test_chinese_national_id_with_valid_checksum(redactor: Redactor) -> None:
@@ -339,13 +347,13 @@ OPENSSH_KEY = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (f"```\n{OPENSSH_KEY}\n```", "```\n[REDACTED:private_key]\n```"),
+        (f"```\n{OPENSSH_KEY}\n```", "```\n[REDACTED:private_key]\n\n\n\n```"),
         ("> -----BEGIN PGP PRIVATE KEY BLOCK-----\n>\n> lQOYBF0\n> -----END PGP PRIVATE KEY BLOCK-----",
-         "> [REDACTED:private_key]"),
+         "> [REDACTED:private_key]\n\n\n"),
         ('{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END PRIVATE KEY-----\\n"}',
          '{"private_key": "[REDACTED:private_key]\\n"}'),
         ("pasted half a key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nqN2Lw+/xZ\n\nthe end",
-         "pasted half a key:\n[REDACTED:private_key]\n\nthe end"),
+         "pasted half a key:\n[REDACTED:private_key]\n\n\n\nthe end"),
     ],
     ids=["code-block", "quoted-pgp", "json-escaped", "no-footer"],
 )
