@@ -224,7 +224,7 @@ class Chat:
     def _llm_extract(self, outcome: TurnOutcome) -> None:
         """Facts an LLM finds in the user's message, validated by schema; failures are logged and ignored."""
         try:
-            raw = self.model.complete([{"role": "user", "content": EXTRACTION_PROMPT + outcome.question}])
+            raw = self.model.complete([{"role": "user", "content": EXTRACTION_PROMPT + self.eng.redact(outcome.question)}])
             start, end = raw.find("["), raw.rfind("]")
             items = json.loads(raw[start : end + 1]) if start >= 0 and end > start else None
             if not isinstance(items, list):

@@ -21,7 +21,7 @@ from .extract import Extractor, tokenize_for_search
 from .graph import LazyGraph, MemoryGraph
 from .index import HybridIndex
 from .model import MemoryUnit, RecallResult
-from .privacy import Redactor
+from .privacy import RedactionSettings, Redactor, settings_from_dict
 from .provenance import ProvenanceLookup
 from .recall import RecallParts, recall
 from .store import Store, dumps
@@ -53,14 +53,14 @@ class Engram:
         self.store = Store(None if in_memory else self.home / DB_NAME, read_only=read_only)
         self.embedder = embedder or make_embedder()
         self.extractor = extractor or Extractor()
-        self.redactor = redactor if redactor is not None else Redactor()
+        self.redactor = redactor if redactor is not None else Redactor(self._saved_redaction(in_memory))
         self.latencies_ms: deque[float] = deque(maxlen=2000)
         self._attributes: list[str] | None = None
         self.embedder_mismatch = self._check_embedder(allow_embedder_change)
         self.index = HybridIndex.from_store(self.store, self.embedder.dim, vectors=not self.embedder_mismatch)
         self.graphs = LazyGraph(self.store)
         self.provenance = ProvenanceLookup(self.store)
-        self.write_path = WritePath(self.store, self.index, self.graphs, self.embedder)
+        self.write_path = WritePath(self.store, self.index, self.graphs, self.embedder, self.redactor)
         self.write_path.listeners.append(self._after_write)
         self.writer = MessageWriter(self.store, self.write_path, self.extractor, self.redact)
         self.recall_parts = RecallParts(self.store, self.index, self.graphs, self.embedder, self.provenance,
@@ -86,6 +86,12 @@ class Engram:
             return message
         return None
 
+    def _saved_redaction(self, in_memory: bool) -> RedactionSettings:
+        """The redaction settings saved from the app (the CLI and the app redact alike)."""
+        from .settings import load_settings
+
+        return settings_from_dict(None if in_memory else load_settings(self.home).redaction)
+
     def _after_write(self, changes: Changes) -> None:
         """Caches that a committed change may have made stale."""
         if any(m.unit.attribute for m in changes.memories) or changes.forgets or changes.updates:
@@ -110,7 +116,7 @@ class Engram:
         return tokenize_for_search(text)
 
     def redact(self, text: str) -> str:
-        return self.redactor.scrub(text) if self.redactor is not None else text
+        return self.redactor.scrub(text)
 
     def user_attributes(self) -> list[str]:
         """Slot attributes the user has values for (cached until a write touches slots)."""

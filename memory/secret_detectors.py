@@ -250,7 +250,8 @@ _EN_LABEL = re.compile(
     (?P<sep> [ \t]*(?::=|=>|==|=|:|：)[ \t]*(?P<newline>\n[ \t>]*)?
            | [ \t]+\|[ \t]+                        # a table row; `[[x|y]]` is a link alias
            | [ \t]+(?:is|was)[ \t]+
-           | [ \t]*(?:是|为|為)[ \t]* )""",
+           | [ \t]*(?:是|为|為)[ \t]*
+           | (?P<space>[ \t]+) )                       # `my password Tr0ub4dor!`: password-like values only""",
     re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
 _CN_LABEL = re.compile(
@@ -345,6 +346,15 @@ def _label_starts(text: str, keyword: int) -> list[int]:
     return starts[::-1]
 
 
+def _looks_like_password(value: str) -> bool:
+    """A word right after "password" with no `:`/`is` between: a secret only if it mixes letters with
+    digits or symbols (`Tr0ub4dor&3`), never plain prose (`password manager`, `password reset`)."""
+    core = value.rstrip(".!?,;:")
+    has_letter = any(c.isalpha() for c in core)
+    has_other = any(c.isdigit() or (not c.isalnum() and c not in "-'") for c in core)
+    return len(core) >= 6 and has_letter and has_other
+
+
 def _labelled_value(text: str, match: re.Match[str]) -> Span | None:
     span = _value_span(text, match.end())
     if span is None:
@@ -355,6 +365,8 @@ def _labelled_value(text: str, match: re.Match[str]) -> Span | None:
     if kind != "password":  # trailing sentence punctuation is no part of a token; in a password it may be
         while end > start and text[end - 1] in ".!?,;:":
             end -= 1
+    if groups.get("space") is not None and not (kind == "password" and _looks_like_password(text[start:end])):
+        return None
     separator = match.group("sep").strip()
     loose = match.group("newline") is not None or separator in ("is", "was", "|", "")
     if kind == "password" and groups[kind].lower() == "pass":

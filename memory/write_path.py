@@ -21,10 +21,12 @@ from .extract import tokenize_for_search
 from .graph import LazyGraph, entity_node, memory_node, source_node
 from .index import HybridIndex
 from .model import CHAT_TURN, ExtractedEntity, MemoryUnit
+from .privacy import Redactor
 from .store import Store
 from .temporal import correct, supersede
 
 EMBED_BATCH = 256
+FILE_SOURCES = ("note", "attachment")  # sources whose ref is a vault path
 
 
 @dataclass
@@ -60,11 +62,13 @@ class WritePath:
     """Applies `Changes` to the store (one transaction), then to the index and the graph."""
 
     def __init__(self, store: Store, index: HybridIndex, graph: LazyGraph, embedder: Embedder,
+                 redactor: Redactor | None = None,
                  tokenize: Callable[[str], list[str]] = tokenize_for_search) -> None:
         self.store = store
         self.index = index
         self.graph = graph
         self.embedder = embedder
+        self.redactor = redactor or Redactor()
         self.tokenize = tokenize
         self.seconds: dict[str, float] = {"embed": 0.0, "store": 0.0}  # cumulative, for benchmarks
         self.listeners: list[Callable[[Changes], None]] = []  # told after each commit (caches)
@@ -75,6 +79,7 @@ class WritePath:
         if changes.is_empty():
             return report
         started = time.perf_counter()
+        self._redact(changes)
         prepared = self._prepare(changes)
         embedded = time.perf_counter()
         self.seconds["embed"] += embedded - started
@@ -92,6 +97,35 @@ class WritePath:
         for listener in self.listeners:
             listener(changes)
         return report
+
+    def _redact(self, changes: Changes) -> None:
+        """Every text that will be stored passes the redactor; an entity or tag that is a secret is dropped."""
+        scrub, path_ref = self.redactor.scrub, self.redactor.path_ref
+        for memory in changes.memories:
+            unit = memory.unit
+            unit.content, memory.index_text = scrub(unit.content), scrub(memory.index_text)
+            unit.value = scrub(unit.value) if unit.value else unit.value
+            memory.entities = [e for e in memory.entities if scrub(e.text) == e.text]
+        for event in changes.events:
+            event.text = scrub(event.text) if event.text else event.text
+        for new in changes.sources:
+            source = new.source
+            source.title = scrub(source.title) if source.title else source.title
+            source.ref = path_ref(source.ref) if source.kind in FILE_SOURCES else source.ref
+            new.meta = scrub(new.meta) if new.meta else new.meta
+        for fields in changes.source_updates.values():
+            for name in ("title", "meta"):
+                if fields.get(name):
+                    fields[name] = scrub(fields[name])
+            if fields.get("ref"):
+                fields["ref"] = path_ref(fields["ref"])
+        for fields in changes.updates.values():
+            if fields.get("content"):
+                fields["content"] = scrub(fields["content"])
+        for tags in changes.tags:
+            tags.tags = [tag for tag in tags.tags if scrub(tag) == tag]
+        for links in changes.note_links:
+            links.links = [(scrub(target), kind, line) for target, kind, line in links.links]
 
     def _prepare(self, changes: Changes) -> _Prepared:
         texts = [m.index_text for m in changes.memories]

@@ -432,3 +432,13 @@ def test_pathological_input_stays_linear() -> None:
                  "x@y.zz" * 5000, "-----BEGIN PRIVATE KEY-----\n" * 3000, "4111 " * 3000, "1 " * 20000):
         redactor.scrub(text)
     assert time.perf_counter() - started < 4.0
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("is my password Tr0ub4dor&3x! still right?", "is my password [REDACTED:password] still right?"),
+    ("password manager is great", "password manager is great"),
+    ("reset the password 2 times", "reset the password 2 times"),
+    ("a password-protected file", "a password-protected file"),
+])
+def test_a_password_right_after_its_label_with_no_colon(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected

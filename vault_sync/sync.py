@@ -1,6 +1,7 @@
 """The vault indexer: scan → hash → diff → parse → extract → embed → store, one transaction per note."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -97,6 +98,8 @@ class VaultIndexer:
         self._ner_now = True
         self._lock = threading.Lock()
         self._known_loaded = False
+        self.redactor = eng.write_path.redactor
+        self.ref = functools.lru_cache(maxsize=None)(self.redactor.path_ref)  # vault path -> stored ref
 
     # ----------------------------------------------------------------- entry points
     def sync_all(self, progress: Callable[[int, int], None] | None = None) -> SyncReport:
@@ -106,9 +109,10 @@ class VaultIndexer:
             scan = scan_vault(self.vault)
             stored = self._stored_notes()
             report = SyncReport(notes=len(scan.notes), skipped=list(scan.skipped))
-            changed = [f for rel, f in sorted(scan.notes.items()) if not _same_stat(stored.get(rel), f)]
+            changed = [f for rel, f in sorted(scan.notes.items()) if not _same_stat(stored.get(self.ref(rel)), f)]
             report.unchanged = len(scan.notes) - len(changed)
-            missing = {ref for ref, s in stored.items() if not s.deleted and ref not in scan.notes}
+            scanned = {self.ref(rel) for rel in scan.notes}
+            missing = {ref for ref, s in stored.items() if not s.deleted and ref not in scanned}
             self._teach_titles(scan.notes)
             self._record_attachments(scan.attachments, report, full=True)  # first: embeds resolve to them
             self._process(changed, missing, stored, report, progress)
@@ -128,8 +132,8 @@ class VaultIndexer:
                     continue
                 found = stat_file(self.vault, rel)
                 if found is None:
-                    if rel in stored and not stored[rel].deleted:
-                        missing.add(rel)
+                    if self.ref(rel) in stored and not stored[self.ref(rel)].deleted:
+                        missing.add(self.ref(rel))
                 elif found.is_note:
                     changed.append(found)
                 else:
@@ -156,14 +160,14 @@ class VaultIndexer:
             try:
                 note = read_note(file, self.max_note_bytes)
             except NoteReadError as exc:
-                report.skipped.append((file.rel_path, str(exc).split(": ", 1)[-1]))
+                report.skipped.append((self.ref(file.rel_path), self.redactor.scrub(str(exc).split(": ", 1)[-1])))
                 if progress:
                     progress(number, len(changed))
                 continue
             report.timings["read"] += time.perf_counter() - t0
             if note.warning:
                 report.warnings.append(note.warning)
-            current = stored.get(file.rel_path)
+            current = stored.get(self.ref(file.rel_path))
             if current and not current.deleted and current.fingerprint == note.fingerprint:
                 self._touch(current, file)
                 report.unchanged += 1
@@ -198,7 +202,7 @@ class VaultIndexer:
 
     def _teach_titles(self, notes: dict[str, VaultFile]) -> None:
         """Note titles feed the EntityRuler so mentions of other notes are found in text."""
-        names = [Path(rel).stem for rel in notes]
+        names = [self.redactor.scrub(Path(rel).stem) for rel in notes]
         if not self._known_loaded:
             names += self.eng.store.entity_names(("NOTE", "ALIAS"))
             self._known_loaded = True
@@ -209,10 +213,12 @@ class VaultIndexer:
                     report: SyncReport) -> None:
         eng = self.eng
         t0 = time.perf_counter()
-        parsed = parse_note(file.rel_path, note.text, max_chunk_chars=self.chunk_chars)
+        ref = self.ref(file.rel_path)
+        parsed = parse_note(self.redactor.scrub(file.rel_path), self.redactor.scrub(note.text),
+                            max_chunk_chars=self.chunk_chars)
         report.timings["parse"] += time.perf_counter() - t0
         if parsed.frontmatter_error:
-            report.warnings.append(f"{file.rel_path}: {parsed.frontmatter_error}; the body was indexed")
+            report.warnings.append(f"{ref}: {parsed.frontmatter_error}; the body was indexed")
         eng.extractor.add_known(parsed.aliases, "NOTE")
         now = utc_now()
         written = min(file.mtime, now)
@@ -244,14 +250,14 @@ class VaultIndexer:
         for memory_id in (i for ids in open_chunks.values() for i in ids):  # text gone from the note
             changes.update(memory_id, valid_until=written)
         changes.events.append(Event(kind="note_edited" if current and not current.deleted else "note_created",
-                                    at=written, text=file.rel_path, source_id=source_id, recorded_at=now))
+                                    at=written, text=ref, source_id=source_id, recorded_at=now))
         meta = json.dumps({"aliases": parsed.aliases, "tags": parsed.tags}, ensure_ascii=False)
         if current is None:
             changes.sources.append(NewSource(
-                Source(kind="note", ref=file.rel_path, fingerprint=note.fingerprint, mtime=file.mtime,
+                Source(kind="note", ref=ref, fingerprint=note.fingerprint, mtime=file.mtime,
                        title=parsed.title, created_at=now, id=source_id), meta=meta, size=file.size))
         else:
-            changes.update_source(source_id, ref=file.rel_path, fingerprint=note.fingerprint, mtime=file.mtime,
+            changes.update_source(source_id, ref=ref, fingerprint=note.fingerprint, mtime=file.mtime,
                                   title=parsed.title, deleted_at=None, meta=meta, size=file.size)
         changes.note_links.append(NoteLinks(source_id, [(link.target, "embed" if link.embed else "link", link.line)
                                                         for link in parsed.links]))
@@ -281,8 +287,8 @@ class VaultIndexer:
     def _rename(self, old: StoredNote, file: VaultFile) -> None:
         now = utc_now()
         changes = Changes(events=[Event(kind="note_renamed", at=min(file.mtime, now), recorded_at=now,
-                                        text=f"{old.ref} -> {file.rel_path}", source_id=old.source_id)])
-        changes.update_source(old.source_id, ref=file.rel_path, title=Path(file.rel_path).stem, mtime=file.mtime,
+                                        text=f"{old.ref} -> {self.ref(file.rel_path)}", source_id=old.source_id)])
+        changes.update_source(old.source_id, ref=self.ref(file.rel_path), title=Path(file.rel_path).stem, mtime=file.mtime,
                               size=file.size, deleted_at=None)
         self.eng.apply(changes)
 
@@ -301,15 +307,17 @@ class VaultIndexer:
         known = self.eng.store.attachment_sources()
         now = utc_now()
         changes = Changes()
-        for rel, file in files.items():
-            if rel in known:
-                changes.update_source(known[rel][0], mtime=file.mtime, size=file.size, deleted_at=None)
+        refs = {self.ref(rel): file for rel, file in files.items()}
+        for ref, file in refs.items():
+            if ref in known:
+                changes.update_source(known[ref][0], mtime=file.mtime, size=file.size, deleted_at=None)
             else:
-                changes.sources.append(NewSource(Source(kind="attachment", ref=rel, mtime=file.mtime,
-                                                        title=Path(rel).name, created_at=now), size=file.size))
+                changes.sources.append(NewSource(Source(kind="attachment", ref=ref, mtime=file.mtime,
+                                                        title=Path(file.rel_path).name, created_at=now),
+                                                 size=file.size))
         if full:
             for ref, (source_id, deleted) in known.items():
-                if ref not in files and deleted is None:
+                if ref not in refs and deleted is None:
                     changes.update_source(source_id, deleted_at=now)
         self.eng.apply(changes)
         report.attachments = len(files)
