@@ -198,6 +198,11 @@ class MemoryGraph:
                 if self.g.has_edge(a, b, key="co_occurs") and not self._supports(a, b):
                     self.g.remove_edge(a, b, key="co_occurs")
 
+    def remove_entity(self, entity_id: int) -> None:
+        with self._lock:
+            if entity_node(entity_id) in self.g:
+                self.g.remove_node(entity_node(entity_id))
+
     def _co_occurring(self, memory: str) -> list[str]:
         """The entities of a memory linked pairwise by co_occurs (as `_link_entities` chose them)."""
         ids = sorted({int(v[2:]) for _, v, k in self.g.out_edges(memory, keys=True) if k == "mentions"})

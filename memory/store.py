@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import threading
 from contextlib import contextmanager
@@ -186,6 +187,12 @@ class Store:
         shutil.copy2(self.path, target)
 
     @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the store's lock: no other thread reads or writes until the block ends."""
+        with self._lock:
+            yield
+
+    @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction; nested use joins the outer one. Rolls back on any error."""
         with self._lock:
@@ -364,13 +371,16 @@ class Store:
                 conn.execute("UPDATE embeddings SET vector = ? WHERE memory_id = ?",
                              [np.asarray(vector, dtype=np.float32).tobytes(), memory_id])
 
-    def delete_memories(self, units: list[MemoryUnit]) -> None:
-        """Forget: the rows, their vectors, entity links and edges go; a chat turn's event text too."""
+    def delete_memories(self, units: list[MemoryUnit]) -> list[int]:
+        """Forget: the rows, their vectors, entity links and edges go, a chat turn's event text too, and
+        entities no other memory or edge refers to. Returns the ids of those entities."""
         ids = [u.id for u in units]
         if not ids:
-            return
+            return []
         nodes = [f"m:{i}" for i in ids]
         with self.transaction() as conn:
+            linked = [r[0] for r in conn.execute(
+                "SELECT DISTINCT entity_id FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids]).fetchall()]
             conn.execute("DELETE FROM memories WHERE id IN (SELECT unnest(?))", [ids])
             conn.execute("DELETE FROM embeddings WHERE memory_id IN (SELECT unnest(?))", [ids])
             conn.execute("DELETE FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids])
@@ -379,6 +389,34 @@ class Store:
             events = [u.event_id for u in units if u.type == "chat_turn" and u.event_id is not None]
             if events:
                 conn.execute("UPDATE events SET text = '[forgotten]' WHERE id IN (SELECT unnest(?))", [events])
+            orphans = [r[0] for r in conn.execute(
+                """SELECT e.id FROM entities e WHERE e.id IN (SELECT unnest(?))
+                     AND NOT EXISTS (SELECT 1 FROM memory_entities me WHERE me.entity_id = e.id)
+                     AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = 'e:' || e.id OR src = 'e:' || e.id)
+                   ORDER BY e.id""", [linked]).fetchall()]
+            if orphans:
+                conn.execute("DELETE FROM entities WHERE id IN (SELECT unnest(?))", [orphans])
+                self._entity_cache = None
+            return orphans
+
+    def compact(self) -> None:
+        """Rewrite the database file from its live rows, so nothing deleted can be read from it (forget)."""
+        if self.path is None or self.read_only:
+            return
+        with self._lock:
+            fresh = self.path.with_name(self.path.name + ".compacting")
+            fresh.unlink(missing_ok=True)
+            self.conn.execute("CHECKPOINT")
+            catalog = self.conn.execute("SELECT current_database()").fetchone()[0]
+            self.conn.execute(f"ATTACH '{fresh}' AS compacted")
+            try:
+                self.conn.execute(f'COPY FROM DATABASE "{catalog}" TO compacted')
+            finally:
+                self.conn.execute("DETACH compacted")
+            self.conn.close()
+            os.replace(fresh, self.path)  # atomic: a crash leaves the old file or the new one
+            self.conn = open_connection(self.path)
+            self._entity_cache = None
 
     def close_edges_from(self, src: str, at: datetime, kind: str | None = None) -> None:
         """End the open edges leaving a node (of one kind, or all)."""

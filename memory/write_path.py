@@ -84,14 +84,18 @@ class WritePath:
         embedded = time.perf_counter()
         self.seconds["embed"] += embedded - started
         store = self.store
-        with store.transaction():
-            self._assign_ids(changes)
-            self._resolve_supersessions(changes)
-            self._resolve_forgets(changes)
-            entity_ids = self._entity_ids(changes)
-            tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from) for st in changes.tags]
-            self._write_sql(changes, prepared, entity_ids, tag_ids)
-        self._follow(changes, prepared, entity_ids, tag_ids)
+        with store.exclusive():  # commit and follow as one step: no other write lands in between
+            with store.transaction():
+                self._assign_ids(changes)
+                self._resolve_supersessions(changes)
+                self._resolve_forgets(changes)
+                entity_ids = self._entity_ids(changes)
+                tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from)
+                           for st in changes.tags]
+                orphans = self._write_sql(changes, prepared, entity_ids, tag_ids)
+            self._follow(changes, prepared, entity_ids, tag_ids, orphans)
+            if changes.forgets:
+                store.compact()  # forget means gone: not even in the file's free blocks
         self.seconds["store"] += time.perf_counter() - embedded
         self._report(changes, entity_ids, report)
         for listener in self.listeners:
@@ -199,8 +203,10 @@ class WritePath:
         return out
 
     def _write_sql(self, changes: Changes, prepared: _Prepared,
-                   entity_ids: list[list[int]], tag_ids: list[list[int]]) -> None:
+                   entity_ids: list[list[int]], tag_ids: list[list[int]]) -> list[int]:
+        """All the SQL of one change (inside its transaction); returns the entities a forget orphaned."""
         store = self.store
+        orphans: list[int] = []
         store.insert_sources(changes.sources)
         if changes.source_updates:
             store.update_sources(changes.source_updates)
@@ -212,7 +218,7 @@ class WritePath:
             store.update_memories(changes.updates, prepared.edit_tokens, prepared.edit_vectors)
         if changes.forgets:
             units = store.memories_by_id(changes.forgets)
-            store.delete_memories(list(units.values()))
+            orphans = store.delete_memories(list(units.values()))
             changes.audit += [("forget", f"memory:{i}", f"type={units[i].type}; reason={reason}")
                               for i, reason in changes.forgets.items() if i in units]
         for src, at in changes.close_edges_from:
@@ -228,10 +234,11 @@ class WritePath:
         store.audit_many(changes.audit)
         for key, value in changes.meta.items():
             store.set_meta(key, value)
+        return orphans
 
     # ------------------------------------------------------- index and graph
     def _follow(self, changes: Changes, prepared: _Prepared,
-                entity_ids: list[list[int]], tag_ids: list[list[int]]) -> None:
+                entity_ids: list[list[int]], tag_ids: list[list[int]], orphans: list[int]) -> None:
         """Bring the index and (when built) the graph up to date with what was committed."""
         index = self.index
         for memory, tokens, vector in zip(changes.memories, prepared.tokens, prepared.vectors):
@@ -263,6 +270,8 @@ class WritePath:
             graph.update_memory(memory_id, fields)
         for memory_id in changes.forgets:
             graph.remove_memory(memory_id)
+        for entity_id in orphans:
+            graph.remove_entity(entity_id)
         for src, at in changes.close_edges_from:
             graph.close_edges_from(src, at, kinds=None)
         for e in changes.edges:
