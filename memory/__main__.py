@@ -234,6 +234,8 @@ def _print_sync(args, report, title: str) -> None:
           f"{report.attachments} attachments in {report.seconds:.1f} s")
     for path, reason in report.skipped:
         print(f"  skipped {path}: {reason}")
+    for path, reason in report.limited:
+        print(f"  {path}: {reason}")
     for warning in report.warnings:
         print(f"  warning {warning}")
 

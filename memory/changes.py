@@ -28,6 +28,7 @@ class NewMemory:
     entities: list[ExtractedEntity] = field(default_factory=list)
     event: Event | None = None  # the event (in the same Changes) it was distilled from
     context_tokens: list[str] = field(default_factory=list)  # searchable, not embedded
+    embed: bool = True  # False: found by keywords only (its vector stays zero)
 
 
 @dataclass

@@ -132,13 +132,15 @@ class WritePath:
             links.links = [(scrub(target), kind, line) for target, kind, line in links.links]
 
     def _prepare(self, changes: Changes) -> _Prepared:
-        texts = [m.index_text for m in changes.memories]
+        embedded = [i for i, m in enumerate(changes.memories) if m.embed]
         edits = {i: f["content"] for i, f in changes.updates.items() if "content" in f}
-        vectors = self.embed(texts + list(edits.values()))
+        computed = self.embed([changes.memories[i].index_text for i in embedded] + list(edits.values()))
+        vectors = np.zeros((len(changes.memories), self.embedder.dim), dtype=np.float32)
+        vectors[embedded] = computed[: len(embedded)]
         tokens = [" ".join(self.tokenize(m.index_text) + m.context_tokens) for m in changes.memories]
         edit_tokens = {i: " ".join(self.tokenize(text)) for i, text in edits.items()}
-        edit_vectors = dict(zip(edits, vectors[len(texts):]))
-        return _Prepared(tokens, vectors[: len(texts)], edit_tokens, edit_vectors)
+        edit_vectors = dict(zip(edits, computed[len(embedded):]))
+        return _Prepared(tokens, vectors, edit_tokens, edit_vectors)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:

@@ -28,6 +28,7 @@ MARKDOWN_NOISE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[.\][ \t]+)?
 CHUNK_CHARS = 800  # all-MiniLM-L6-v2 reads 256 word pieces; ~800 characters fit
 NER_BULK_LIMIT = 200  # passes over more notes than this skip spaCy's statistical NER (see VaultIndexer)
 NOTE_TYPE = "fact_reference"
+MEANING_LIMIT_BYTES = 1024 * 1024  # larger notes are found by their words only (embedding them all takes minutes)
 
 
 @dataclass
@@ -54,13 +55,15 @@ class SyncReport:
     links_resolved: int = 0
     attachments: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    limited: list[tuple[str, str]] = field(default_factory=list)  # indexed, but only in part of the ways
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=lambda: defaultdict(float))
 
     def as_json(self) -> dict:
-        data = {k: v for k, v in self.__dict__.items() if k not in ("skipped", "timings")}
+        data = {k: v for k, v in self.__dict__.items() if k not in ("skipped", "limited", "timings")}
         data["skipped"] = [{"path": p, "reason": r} for p, r in self.skipped]
+        data["limited"] = [{"path": p, "reason": r} for p, r in self.limited]
         data["timings"] = {k: round(v, 3) for k, v in self.timings.items()}
         return data
 
@@ -89,10 +92,12 @@ class VaultIndexer:
     """
 
     def __init__(self, eng: Engram, vault: str | Path, *, max_note_bytes: int = MAX_NOTE_BYTES,
-                 chunk_chars: int = CHUNK_CHARS, ner: bool | None = None) -> None:
+                 meaning_limit: int = MEANING_LIMIT_BYTES, chunk_chars: int = CHUNK_CHARS,
+                 ner: bool | None = None) -> None:
         self.eng = eng
         self.vault = check_vault(vault)
         self.max_note_bytes = max_note_bytes
+        self.meaning_limit = meaning_limit
         self.chunk_chars = chunk_chars
         self.ner = ner
         self._ner_now = True
@@ -232,7 +237,11 @@ class VaultIndexer:
         alias_entities = [ExtractedEntity(a, "NOTE") for a in parsed.aliases]
         changes = Changes()
         chunks = note_chunks(parsed, self.chunk_chars)
-        if self._ner_now:
+        keywords_only = file.size > self.meaning_limit
+        if keywords_only:
+            report.limited.append((ref, f"indexed by keywords only: {_size(file.size)} is over the "
+                                        f"{_size(self.meaning_limit)} limit for meaning search and names"))
+        if self._ner_now and not keywords_only:
             eng.extractor.prefetch("\n".join(extraction_lines[c.line_start - 1 : c.line_end]) for c in chunks)
         for chunk in chunks:
             text = chunk.text
@@ -241,11 +250,15 @@ class VaultIndexer:
                 changes.update(same_text.pop(), line_start=chunk.line_start, line_end=chunk.line_end)
                 continue
             mention_text = "\n".join(extraction_lines[chunk.line_start - 1 : chunk.line_end])
-            entities = [title_entity, *alias_entities,
-                        *eng.extractor.entities(mention_text, statistical=self._ner_now)]
+            if len(mention_text) > 2 * len(text) + 200:  # the chunk is a piece of one very long line
+                mention_text = MARKDOWN_NOISE.sub("", text)
+            entities = [title_entity, *alias_entities]
+            if not keywords_only:
+                entities += eng.extractor.entities(mention_text, statistical=self._ner_now)
             unit = MemoryUnit(content=text, type=NOTE_TYPE, valid_from=valid_from, recorded_at=written,
                               source_id=source_id, line_start=chunk.line_start, line_end=chunk.line_end)
-            changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities))
+            changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities,
+                                              embed=not keywords_only))
         report.timings["extract"] += time.perf_counter() - t0
         for memory_id in (i for ids in open_chunks.values() for i in ids):  # text gone from the note
             changes.update(memory_id, valid_until=written)
@@ -343,6 +356,10 @@ class VaultIndexer:
                 updates.append((rowid, new))
         self.eng.apply(Changes(link_resolutions=updates))
         return sum(1 for _, _, _, r in rows if r is not None) + sum(1 for _, n in updates if n is not None)
+
+
+def _size(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KB"
 
 
 def _same_stat(stored: StoredNote | None, file: VaultFile) -> bool:

@@ -16,6 +16,26 @@ from .search_tokens import tokenize_for_search
 __all__ = ["Extractor", "compress", "is_question", "prefetch_entities", "tokenize_for_search"]
 
 
+PIECE_CHARS = 50_000  # spaCy refuses texts over 1,000,000 characters and slows down long before
+NER_CHARS = 100_000  # statistical NER reads this much of a long text
+FACT_CHARS = 200_000
+
+
+def pieces(text: str, limit: int) -> list[tuple[int, int]]:
+    """(start, end) pieces of at most `limit` characters, cut after a line, a sentence or a space."""
+    out, start = [], 0
+    while len(text) - start > limit:
+        window = text[start : start + limit]
+        cut = max(window.rfind("\n"), window.rfind(". "), window.rfind("。"))
+        if cut < limit // 2:
+            cut = window.rfind(" ")
+        cut = start + (cut + 1 if cut >= limit // 2 else limit)
+        out.append((start, cut))
+        start = cut
+    out.append((start, len(text)))
+    return out
+
+
 class Extractor:
     """Finds entities and memory units in text; spaCy pipelines are shared and loaded on first use."""
 
@@ -27,8 +47,10 @@ class Extractor:
         self._known.add(names, label)
 
     def prefetch(self, texts: Iterable[str]) -> None:
-        """Batch the slow NER step for texts about to be passed to `entities`."""
-        prefetch_entities(texts)
+        """Batch the slow NER step for texts about to be passed to `entities` (the same pieces it reads)."""
+        prefetch_entities(text[start:end] for text in texts if text
+                          for start, end in (pieces(text, PIECE_CHARS) if len(text) > PIECE_CHARS else [(0, len(text))])
+                          if start < NER_CHARS)
 
     def entities(self, text: str, *, statistical: bool = True) -> list[ExtractedEntity]:
         """Entities in text order; overlaps resolved as rules > known names > titles > NER.
@@ -37,12 +59,24 @@ class Extractor:
         """
         if not text or not text.strip():
             return []
-        return find_entities(text, self._known, statistical=statistical)
+        if len(text) <= PIECE_CHARS:
+            return find_entities(text, self._known, statistical=statistical)
+        found: list[ExtractedEntity] = []  # a long text, in pieces spaCy can take; NER reads the start only
+        for start, end in pieces(text, PIECE_CHARS):
+            for entity in find_entities(text[start:end], self._known, statistical=statistical and start < NER_CHARS):
+                entity.start, entity.end = entity.start + start, entity.end + start
+                found.append(entity)
+        return found
 
     def memories(self, text: str, role: str = "user") -> list[ExtractedMemory]:
-        """Memory units stated by the user in a chat message; questions and other roles give none."""
+        """Memory units stated by the user in a chat message; questions and other roles give none.
+
+        Only the first FACT_CHARS of a very long message are read for facts (a pasted document is
+        searchable by its words, not a list of things the user said about themselves)."""
         if role != "user" or not text or not text.strip():
             return []
+        if len(text) > FACT_CHARS:
+            text = text[: pieces(text, FACT_CHARS)[0][1]]
         text = text.replace("’", "'").replace("‘", "'")
         found = find_statements(text)
         return to_memories(found, self.entities(text)) if found else []
