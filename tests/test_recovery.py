@@ -95,27 +95,33 @@ def test_daily_backup_on_open_at_most_one_a_day_newest_kept(engram_home):
 def test_backups_taken_while_writes_go_on_are_whole(engram_home):
     eng = open_engram(engram_home)
     stop = threading.Event()
+    written: list[int] = []
     errors: list[Exception] = []
 
     def keep_writing() -> None:
-        n = 0
         try:
             while not stop.is_set():
-                eng.remember(f"Ticket INC-{n} is about printer number {n}", session_id="busy")
-                n += 1
+                eng.remember(f"Ticket INC-{len(written)} is about printer number {len(written)}", session_id="busy")
+                written.append(1)
         except Exception as exc:  # reported below
             errors.append(exc)
+
+    def after_writes(n: int) -> None:
+        for _ in range(600):
+            if len(written) >= n or errors:
+                return
+            threading.Event().wait(0.1)
 
     writer = threading.Thread(target=keep_writing)
     writer.start()
     backups = []
     try:
-        for day in range(3):
-            threading.Event().wait(0.5)
+        for day in range(3):  # each backup is taken while the writer is still going
+            after_writes(2 * day + 1)
             backups.append(take_backup(eng.store, now=utc_now() + timedelta(days=day + 1)))
     finally:
         stop.set()
-        writer.join(60)
+        writer.join(120)
     live = eng.store.count("memories")
     backups.append(take_backup(eng.store, now=utc_now() + timedelta(days=4)))  # the last write is in it
     eng.close()
