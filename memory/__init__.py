@@ -3,12 +3,13 @@ from .chatlog import ChatMessage
 from .engram import Engram
 from .errors import (
     BadInputError, EmbedderMismatchError, EngramError, ModelUnavailableError, NotFoundError,
-    PromptTooLargeError, StoreLockedError,
+    PromptTooLargeError, StoreDamagedError, StoreLockedError, StoreReadOnlyError,
 )
 from .model import Entity, Event, MemoryUnit, Provenance, RecallResult, Recollection, Source
 
 __all__ = [
     "BadInputError", "ChatMessage", "EmbedderMismatchError", "Engram", "EngramError", "Entity",
     "Event", "MemoryUnit", "ModelUnavailableError", "NotFoundError", "PromptTooLargeError",
-    "Provenance", "RecallResult", "Recollection", "Source", "StoreLockedError",
+    "Provenance", "RecallResult", "Recollection", "Source", "StoreDamagedError", "StoreLockedError",
+    "StoreReadOnlyError",
 ]

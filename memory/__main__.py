@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("health", parents=[common], help="health figures")
     p = sub.add_parser("export", parents=[common], help="export everything to a folder")
     p.add_argument("dir")
+    p.add_argument("--force", action="store_true", help="overwrite files an earlier export left in DIR")
     p = sub.add_parser("forget", parents=[common], help="forget one memory for good")
     p.add_argument("id", type=int)
     p.add_argument("--reason", default="")
@@ -60,15 +61,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("vault")
     sub.add_parser("reembed", parents=[common], help="re-embed all memories with the current embedder")
     sub.add_parser("check", parents=[common], help="do the store, the index and the graph agree?")
+    sub.add_parser("backup", parents=[common], help="take a rolling backup now (one is also taken daily)")
+    p = sub.add_parser("restore", parents=[common], help="go back to the last good backup")
+    p.add_argument("--from", dest="from_file", help="restore this backup file instead")
+    p.add_argument("--list", action="store_true", help="list the backups, newest first")
     return parser
 
 
-def _open(args, **kwargs):
+def _open(args, *, writes: bool = True, **kwargs):
+    """The Engram for a command; one that `writes` is refused at once when the store cannot be changed."""
     from .embed import make_embedder
     from .engram import Engram
 
     embedder = make_embedder(getattr(args, "embedder", None))
-    return Engram(getattr(args, "home", None), embedder=embedder, **kwargs)
+    eng = Engram(getattr(args, "home", None), embedder=embedder, **kwargs)
+    if eng.store.read_only_reason:
+        if writes:
+            eng.close()
+            eng.store.check_writable()
+        print(f"note: {eng.store.read_only_reason}; opened read-only (recall, health and export work, "
+              f"changes are refused)", file=sys.stderr)
+    return eng
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -127,7 +140,7 @@ def _read_batch(path: str) -> list[dict]:
 def cmd_recall(args) -> int:
     if args.batch:
         queries = _read_batch(args.batch)
-        with _open(args, read_only=False) as eng:
+        with _open(args, writes=False) as eng:
             for q in queries:
                 result = eng.recall(q["query"], as_of=q["as_of"], k=int(q.get("k") or args.k))
                 print(json.dumps(result.as_json(), ensure_ascii=False), flush=True)
@@ -136,7 +149,7 @@ def cmd_recall(args) -> int:
         raise BadInputError("recall needs a QUERY or --batch FILE")
     as_of = parse_when(args.as_of, what="--as-of date")
     recorded_by = parse_when(args.recorded_by, what="--recorded-by date")
-    with _open(args) as eng:
+    with _open(args, writes=False) as eng:
         result = eng.recall(args.query, as_of=as_of or recorded_by, k=args.k, recorded_by=recorded_by)
     if getattr(args, "json", False):
         print(json.dumps(result.as_json(), ensure_ascii=False))
@@ -182,7 +195,7 @@ def cmd_ask(args) -> int:
 
 
 def cmd_health(args) -> int:
-    with _open(args) as eng:
+    with _open(args, writes=False) as eng:
         figures = eng.health()
     lines = [f"{k}: {v}" for k, v in figures.items()]
     _emit(args, figures, "\n".join(lines))
@@ -190,8 +203,8 @@ def cmd_health(args) -> int:
 
 
 def cmd_export(args) -> int:
-    with _open(args) as eng:
-        counts = eng.export(args.dir)
+    with _open(args, writes=False) as eng:
+        counts = eng.export(args.dir, force=args.force)
     _emit(args, {"dir": args.dir, "counts": counts},
           f"exported to {args.dir}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     return 0
@@ -214,7 +227,7 @@ def cmd_reembed(args) -> int:
 
 
 def cmd_check(args) -> int:
-    with _open(args) as eng:
+    with _open(args, writes=False) as eng:
         eng.graph()
         report = eng.check()
     checked = ", ".join(f"{v} {k}" for k, v in report.checked.items())
@@ -222,6 +235,32 @@ def cmd_check(args) -> int:
              "\n".join([f"{sum(report.counts.values())} differences ({checked}):"] + report.differences))
     _emit(args, report.as_json(), human)
     return 0 if report.clean else 1
+
+
+def cmd_backup(args) -> int:
+    with _open(args) as eng:
+        backup = eng.backup()
+    _emit(args, {"backup": str(backup.path), "taken_at": backup.taken_at.isoformat(), "bytes": backup.size},
+          f"backed up to {backup.path} ({backup.size / 1_048_576:.1f} MB)")
+    return 0
+
+
+def cmd_restore(args) -> int:
+    from .backups import list_backups, restore
+    from .engram import database_path
+
+    database = database_path(getattr(args, "home", None))
+    if args.list:
+        backups = list_backups(database)
+        _emit(args, [{"backup": str(b.path), "taken_at": b.taken_at.isoformat(), "bytes": b.size} for b in backups],
+              "\n".join(f"{b.label()}  {b.size / 1_048_576:8.1f} MB  {b.path}" for b in backups)
+              or f"no backups in {database.parent / 'backups'}")
+        return 0
+    report = restore(database, Path(args.from_file) if args.from_file else None)
+    for path, problem in report.skipped:
+        print(f"skipped {path}: {problem}", file=sys.stderr)
+    _emit(args, report.as_json(), report.summary())
+    return 0
 
 
 def _print_sync(args, report, title: str) -> None:
@@ -279,7 +318,7 @@ COMMANDS = {
     "ingest": cmd_ingest, "watch": cmd_watch,
     "remember": cmd_remember, "import-chat": cmd_import_chat, "recall": cmd_recall,
     "health": cmd_health, "ask": cmd_ask, "export": cmd_export, "forget": cmd_forget, "reembed": cmd_reembed,
-    "check": cmd_check,
+    "check": cmd_check, "backup": cmd_backup, "restore": cmd_restore,
 }
 
 
@@ -292,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except EngramError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # a file Engram had to read or write: the message names it
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
 
 

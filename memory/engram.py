@@ -5,6 +5,7 @@ Every verb that changes something builds a `Changes` value and hands it to the o
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import replace
 from collections import deque
@@ -12,19 +13,21 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from .backups import Backup, restore_advice, take_backup, take_if_due
 from .changes import Changes, NewMemory, Supersession
 from .chatlog import ChatMessage, check_message
 from .clock import ensure_utc, iso, utc_now
 from .embed import Embedder, make_embedder
-from .errors import BadInputError, EmbedderMismatchError
+from .errors import BadInputError, EmbedderMismatchError, StoreDamagedError
 from .extract import Extractor, tokenize_for_search
+from .files import open_private, tighten_home
 from .graph import LazyGraph, MemoryGraph
 from .index import HybridIndex
 from .model import MemoryUnit, RecallResult
 from .privacy import RedactionSettings, Redactor, settings_from_dict
 from .provenance import ProvenanceLookup
 from .recall import RecallParts, recall
-from .store import Store, dumps
+from .store import EXPORT_TABLES, Store, dumps
 from .temporal import RELEVANCE_USED, RELEVANCE_WRONG, adjust_relevance
 from .write_path import WritePath, WriteReport
 from .writer import MessageWriter
@@ -33,12 +36,18 @@ if TYPE_CHECKING:
     from .check import CheckReport
 
 DB_NAME = "engram.duckdb"
+log = logging.getLogger(__name__)
 
 
 def resolve_home(home: str | Path | None = None) -> Path:
     """The data folder: the argument, else ENGRAM_HOME, else ~/.engram (read when called)."""
     chosen = home or os.environ.get("ENGRAM_HOME") or Path.home() / ".engram"
     return Path(chosen).expanduser()
+
+
+def database_path(home: str | Path | None = None) -> Path:
+    """The memory store's file in the data folder."""
+    return resolve_home(home) / DB_NAME
 
 
 class Engram:
@@ -48,16 +57,19 @@ class Engram:
                  in_memory: bool = False, read_only: bool = False, allow_embedder_change: bool = False,
                  extractor: Extractor | None = None, redactor=None) -> None:
         self.home = resolve_home(home)
-        if not in_memory:
-            self.home.mkdir(parents=True, exist_ok=True)
-        self.store = Store(None if in_memory else self.home / DB_NAME, read_only=read_only)
         self.embedder = embedder or make_embedder()
         self.extractor = extractor or Extractor()
         self.redactor = redactor if redactor is not None else Redactor(self._saved_redaction(in_memory))
         self.latencies_ms: deque[float] = deque(maxlen=2000)
         self._attributes: list[str] | None = None
-        self.embedder_mismatch = self._check_embedder(allow_embedder_change)
-        self.index = HybridIndex.from_store(self.store, self.embedder.dim, vectors=not self.embedder_mismatch)
+        try:
+            self.store = Store(None if in_memory else self.home / DB_NAME, read_only=read_only)
+            self._load(allow_embedder_change)
+        except StoreDamagedError as exc:  # say what to do about it
+            raise StoreDamagedError(exc.path, exc.reason, restore_advice(exc.path)) from None
+        if not in_memory:
+            tighten_home(self.home)
+        self.daily_backup = self._daily_backup()
         self.graphs = LazyGraph(self.store)
         self.provenance = ProvenanceLookup(self.store)
         self.write_path = WritePath(self.store, self.index, self.graphs, self.embedder, self.redactor)
@@ -67,6 +79,25 @@ class Engram:
                                         self.user_attributes)
 
     # ------------------------------------------------------------ setup pieces
+    def _load(self, allow_embedder_change: bool) -> None:
+        """Check the embedder and build the index: the first full read, where a damaged block shows."""
+        try:
+            with self.store.explained_errors():
+                self.embedder_mismatch = self._check_embedder(allow_embedder_change)
+                self.index = HybridIndex.from_store(self.store, self.embedder.dim,
+                                                    vectors=not self.embedder_mismatch)
+        except BaseException:
+            self.store.close()  # nothing may hold the file while a restore replaces it in this process
+            raise
+
+    def _daily_backup(self) -> Backup | None:
+        """Today's rolling backup, taken once the store has opened and its index is read; a failure only warns."""
+        try:
+            return take_if_due(self.store)
+        except OSError as exc:
+            log.warning("could not take the daily backup of %s: %s", self.store.path, exc)
+            return None
+
     def _check_embedder(self, allow_change: bool) -> str | None:
         stored = self.store.get_meta("embedder")
         current = f"{self.embedder.name}|{self.embedder.dim}"
@@ -237,13 +268,21 @@ class Engram:
         return len(ids)
 
     # ------------------------------------------------------------------ export
-    def export(self, folder: str | Path) -> dict[str, int]:
-        """Everything out: one JSONL per table and the graph as node-link JSON."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
+    def export(self, folder: str | Path, *, force: bool = False) -> dict[str, int]:
+        """Everything out: one JSONL per table and the graph as node-link JSON, each file 0600.
+        Files already in the folder are overwritten only with `force`."""
+        folder = Path(folder).expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise BadInputError(f"export target {folder} is a file, not a folder; choose a folder")
+        names = [f"{table}.jsonl" for table in EXPORT_TABLES] + ["graph.json", "manifest.json"]
+        existing = [name for name in names if (folder / name).exists()]
+        if existing and not force:
+            raise BadInputError(f"{folder} already holds {', '.join(existing)}; choose another folder or "
+                                f"overwrite them with --force")
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         counts = {}
         for table, rows in self.store.export_tables():
-            with (folder / f"{table}.jsonl").open("w", encoding="utf-8") as out:
+            with open_private(folder / f"{table}.jsonl", overwrite=force) as out:
                 for row in rows:
                     row.pop("tokens", None)
                     out.write(dumps(row) + "\n")
@@ -251,9 +290,11 @@ class Engram:
         import networkx as nx
 
         graph_data = nx.node_link_data(self.graph().g, edges="edges")
-        (folder / "graph.json").write_text(dumps(graph_data), encoding="utf-8")
+        with open_private(folder / "graph.json", overwrite=force) as out:
+            out.write(dumps(graph_data))
         manifest = {"exported_at": iso(utc_now()), "embedder": self.embedder.name, "counts": counts}
-        (folder / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        with open_private(folder / "manifest.json", overwrite=force) as out:
+            out.write(json.dumps(manifest, indent=2))
         return counts
 
     def reembed(self, progress: Callable[[int], None] | None = None) -> int:
@@ -261,6 +302,11 @@ class Engram:
         count = self.write_path.reembed(progress=progress)
         self.embedder_mismatch = None
         return count
+
+    def backup(self) -> Backup:
+        """A rolling backup now (also taken once a day when the store opens)."""
+        self.store.check_writable()
+        return take_backup(self.store)
 
     def check(self) -> "CheckReport":
         """Do the store, the index and the graph agree? (the graph only when this process built it)"""

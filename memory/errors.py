@@ -20,6 +20,20 @@ class StoreLockedError(EngramError):
     """Another process holds the DuckDB file for writing."""
 
 
+class StoreDamagedError(EngramError):
+    """The database file cannot be read as a DuckDB database (truncated, overwritten, corrupt block)."""
+
+    def __init__(self, path, reason: str, advice: str | None = None) -> None:
+        self.path, self.reason = path, reason
+        advice = advice or ("Run `python -m memory restore` (or Restore on the Vault & settings page) to go "
+                            "back to the last good backup; the damaged file is kept.")
+        super().__init__(f"the memory store {path} is damaged ({reason}). {advice}")
+
+
+class StoreReadOnlyError(EngramError):
+    """The data folder or the database file cannot be written; reading may still work."""
+
+
 class EmbedderMismatchError(EngramError):
     """The store was built with another embedding model; vectors must not be mixed."""
 

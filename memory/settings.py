@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError
 
 from .errors import BadInputError
+from .files import open_private
 from .llm import DEFAULT_MODEL, normalise_url
 
 SETTINGS_FILE = "settings.json"
@@ -57,7 +58,8 @@ def load_settings(home: Path, *, with_env: bool = True) -> Settings:
 
 def save_settings(home: Path, settings: Settings) -> None:
     path = settings_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(settings.model_dump_json(indent=2), encoding="utf-8")
+    with open_private(tmp, overwrite=True) as out:  # 0600: settings may hold redaction patterns
+        out.write(settings.model_dump_json(indent=2))
     tmp.replace(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,7 +16,8 @@ import duckdb
 import numpy as np
 
 from .clock import ensure_utc, utc_now
-from .errors import NotFoundError, StoreLockedError
+from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
+from .files import private_file
 from .model import Event, MemoryUnit, Source
 from .temporal import true_at_sql
 
@@ -138,20 +140,99 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
 ]
 
 
+_LOCK_SIGNS = ("could not set lock", "conflicting lock")
+_DAMAGE_SIGNS = (  # what DuckDB says about a file that is not (or no longer) a whole database
+    ("not a valid duckdb database file", "not a valid DuckDB database file"),
+    ("could not read enough bytes", "the file is truncated"),
+    ("corrupt database file", "a block of the file fails its checksum"),
+    ("checksum", "a block of the file fails its checksum"),
+)
+EXPORT_TABLES = ("memories", "events", "sources", "entities", "memory_entities", "edges", "audit")
+REQUIRED_TABLES = ("migrations", "meta", "memories", "events", "sources", "entities", "embeddings")
+
+
+def damage_reason(exc: Exception) -> str | None:
+    """A short reason when a DuckDB error means the database file is damaged; None for any other error."""
+    if not isinstance(exc, (duckdb.IOException, duckdb.SerializationException, duckdb.InternalException)):
+        return None
+    text = str(exc).lower()
+    if any(sign in text for sign in _LOCK_SIGNS):
+        return None
+    for sign, reason in _DAMAGE_SIGNS:
+        if sign in text:
+            return reason
+    return "its contents cannot be read" if isinstance(exc, duckdb.SerializationException) else None
+
+
 def open_connection(path: Path | None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the DuckDB file; a lock held by another process becomes StoreLockedError."""
+    """Open the DuckDB file; a lock held by another process becomes StoreLockedError, a damaged file
+    StoreDamagedError."""
     if path is None:
         return duckdb.connect(":memory:")
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         return duckdb.connect(str(path), read_only=read_only)
-    except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
+    except duckdb.Error as exc:
+        if any(sign in str(exc).lower() for sign in _LOCK_SIGNS):
             raise StoreLockedError(
                 f"the memory store {path} is in use by another Engram process (the app or "
                 f"`python -m memory watch`); stop it or use a different --home. ({exc})"
             ) from None
+        reason = damage_reason(exc)
+        if reason:
+            raise StoreDamagedError(path, reason) from None
         raise
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why nothing can be written in `folder` (made 0700 when missing), or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise StoreReadOnlyError(f"cannot create the data folder {folder}: {exc.strerror}; make its parent "
+                                 f"writable or choose another --home") from None
+    try:
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return f"the data folder {folder} is read-only"
+    return None
+
+
+def write_problem(path: Path) -> str | None:
+    """Why the database at `path` cannot be written (a read-only folder or file), or None."""
+    problem = folder_problem(path.parent)
+    if problem:
+        return problem
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return f"the database file {path} is read-only"
+    return None
+
+
+def database_problem(path: Path) -> str | None:
+    """Why the file at `path` is not a usable Engram store, or None when it opens, has the tables and every
+    table reads to the end (so every block passes its checksum). Read-only; a lock becomes StoreLockedError."""
+    try:
+        conn = open_connection(path, read_only=True)
+    except StoreDamagedError as exc:
+        return exc.reason
+    except duckdb.Error as exc:
+        return str(exc)
+    try:
+        tables = {row[0] for row in conn.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        missing = [t for t in REQUIRED_TABLES if t not in tables]
+        if missing:
+            return f"not an Engram store (no {', '.join(missing)} table)"
+        for table in sorted(tables):
+            for _ in conn.execute(f'SELECT * FROM "{table}"').fetch_record_batch(65536):
+                pass
+        return None
+    except duckdb.Error as exc:
+        return damage_reason(exc) or str(exc)
+    finally:
+        conn.close()
 
 
 class Store:
@@ -159,16 +240,39 @@ class Store:
 
     def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else None
-        self.read_only = read_only
+        self.read_only_reason = write_problem(self.path) if self.path is not None and not read_only else None
+        self.read_only = read_only or self.read_only_reason is not None
+        if self.read_only_reason and not self.path.exists():
+            raise StoreReadOnlyError(f"{self.read_only_reason} and holds no memory store yet; make it "
+                                     f"writable (chmod u+w) or choose another --home")
         self._lock = threading.RLock()
         self._in_tx = False
         self._entity_cache: dict[tuple[str, str | None], int] | None = None
         self._entity_staged: dict[tuple[str, str | None], int] = {}  # created in the open transaction
-        self.conn = open_connection(self.path, read_only=read_only)
-        if not read_only:
-            self._migrate()
+        self.conn = open_connection(self.path, read_only=self.read_only)
+        try:
+            with self.explained_errors():
+                if not self.read_only:
+                    self._migrate()
+        except BaseException:
+            self.conn.close()  # nothing may hold the file while a restore replaces it in this process
+            raise
 
     # ----------------------------------------------------------------- plumbing
+    @contextmanager
+    def explained_errors(self) -> Iterator[None]:
+        """DuckDB's words for a damaged file become StoreDamagedError, for a write to a read-only store
+        StoreReadOnlyError; both name the file."""
+        try:
+            yield
+        except duckdb.Error as exc:
+            if self.read_only and "read-only mode" in str(exc):
+                self.check_writable()
+            reason = damage_reason(exc)
+            if reason is None or self.path is None:
+                raise
+            raise StoreDamagedError(self.path, reason) from None
+
     def _migrate(self) -> None:
         conn = self.conn
         conn.execute("CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMP)")
@@ -182,9 +286,27 @@ class Store:
                 conn.execute("INSERT INTO migrations VALUES (?, ?)", [name, db_time(utc_now())])
 
     def _backup(self, *, before: str) -> None:
-        self.conn.execute("CHECKPOINT")
-        target = self.path.with_name(f"{self.path.name}.before-{before}.bak")
-        shutil.copy2(self.path, target)
+        self.backup_to(self.path.with_name(f"{self.path.name}.before-{before}.bak"))
+
+    def backup_to(self, target: Path) -> None:
+        """A whole copy of the database file at `target` (0600): CHECKPOINT, then copy, under the lock, so no
+        write of this process falls between them (DuckDB lets no other process write)."""
+        with self._lock:
+            if self._in_tx:
+                raise RuntimeError("a backup cannot be taken inside a transaction")
+            if not self.read_only:
+                self.conn.execute("CHECKPOINT")
+            partial = target.with_name(target.name + ".partial")
+            shutil.copyfile(self.path, partial)
+            os.chmod(partial, 0o600)
+            os.replace(partial, target)
+
+    def check_writable(self) -> None:
+        """Raise StoreReadOnlyError, naming the folder or file, when this store cannot be changed."""
+        if self.read_only:
+            why = self.read_only_reason or f"the memory store {self.path} was opened read-only"
+            raise StoreReadOnlyError(f"cannot change the memory: {why}. Make it writable (chmod u+w) or use "
+                                     f"another --home; recall, health and export still work.") from None
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
@@ -199,6 +321,7 @@ class Store:
             if self._in_tx:
                 yield self.conn
                 return
+            self.check_writable()
             self.conn.execute("BEGIN TRANSACTION")
             self._in_tx = True
             try:
@@ -214,11 +337,11 @@ class Store:
                 self._entity_staged.clear()
 
     def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
-        with self._lock:
+        with self._lock, self.explained_errors():
             return self.conn.execute(sql, list(params)).fetchall()
 
     def query_dicts(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
-        with self._lock:
+        with self._lock, self.explained_errors():
             cursor = self.conn.execute(sql, list(params))
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]
@@ -374,28 +497,11 @@ class Store:
     def delete_memories(self, units: list[MemoryUnit]) -> list[int]:
         """Forget: the rows, their vectors, entity links and edges go, a chat turn's event text too, and
         entities no other memory or edge refers to. Returns the ids of those entities."""
-        ids = [u.id for u in units]
-        if not ids:
+        if not units:
             return []
-        nodes = [f"m:{i}" for i in ids]
         with self.transaction() as conn:
-            linked = [r[0] for r in conn.execute(
-                "SELECT DISTINCT entity_id FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids]).fetchall()]
-            conn.execute("DELETE FROM memories WHERE id IN (SELECT unnest(?))", [ids])
-            conn.execute("DELETE FROM embeddings WHERE memory_id IN (SELECT unnest(?))", [ids])
-            conn.execute("DELETE FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids])
-            conn.execute("DELETE FROM edges WHERE src IN (SELECT unnest(?)) OR dst IN (SELECT unnest(?))",
-                         [nodes, nodes])
-            events = [u.event_id for u in units if u.type == "chat_turn" and u.event_id is not None]
-            if events:
-                conn.execute("UPDATE events SET text = '[forgotten]' WHERE id IN (SELECT unnest(?))", [events])
-            orphans = [r[0] for r in conn.execute(
-                """SELECT e.id FROM entities e WHERE e.id IN (SELECT unnest(?))
-                     AND NOT EXISTS (SELECT 1 FROM memory_entities me WHERE me.entity_id = e.id)
-                     AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = 'e:' || e.id OR src = 'e:' || e.id)
-                   ORDER BY e.id""", [linked]).fetchall()]
+            orphans = _delete_memories(conn, units)
             if orphans:
-                conn.execute("DELETE FROM entities WHERE id IN (SELECT unnest(?))", [orphans])
                 self._entity_cache = None
             return orphans
 
@@ -404,17 +510,7 @@ class Store:
         if self.path is None or self.read_only:
             return
         with self._lock:
-            fresh = self.path.with_name(self.path.name + ".compacting")
-            fresh.unlink(missing_ok=True)
-            self.conn.execute("CHECKPOINT")
-            catalog = self.conn.execute("SELECT current_database()").fetchone()[0]
-            self.conn.execute(f"ATTACH '{fresh}' AS compacted")
-            try:
-                self.conn.execute(f'COPY FROM DATABASE "{catalog}" TO compacted')
-            finally:
-                self.conn.execute("DETACH compacted")
-            self.conn.close()
-            os.replace(fresh, self.path)  # atomic: a crash leaves the old file or the new one
+            _rewrite_compacted(self.conn, self.path)
             self.conn = open_connection(self.path)
             self._entity_cache = None
 
@@ -673,7 +769,7 @@ class Store:
 
     def export_tables(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         """Every table's rows, for export."""
-        for table in ("memories", "events", "sources", "entities", "memory_entities", "edges", "audit"):
+        for table in EXPORT_TABLES:
             order = " ORDER BY id" if table in ("memories", "events", "sources", "entities") else ""
             yield table, self.query_dicts(f"SELECT * FROM {table}{order}")
 
@@ -963,6 +1059,58 @@ class Store:
         return self.query(
             """SELECT e.name, count(DISTINCT ed.src) FROM edges ed JOIN entities e ON ed.dst = 'e:' || e.id
                WHERE ed.kind = 'tagged' AND ed.valid_until IS NULL GROUP BY e.name""")
+
+
+def _delete_memories(conn: duckdb.DuckDBPyConnection, units: list[MemoryUnit]) -> list[int]:
+    """The SQL of a forget (inside the caller's transaction); returns the entities left orphaned."""
+    ids = [u.id for u in units]
+    nodes = [f"m:{i}" for i in ids]
+    linked = [r[0] for r in conn.execute(
+        "SELECT DISTINCT entity_id FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids]).fetchall()]
+    conn.execute("DELETE FROM memories WHERE id IN (SELECT unnest(?))", [ids])
+    conn.execute("DELETE FROM embeddings WHERE memory_id IN (SELECT unnest(?))", [ids])
+    conn.execute("DELETE FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids])
+    conn.execute("DELETE FROM edges WHERE src IN (SELECT unnest(?)) OR dst IN (SELECT unnest(?))", [nodes, nodes])
+    events = [u.event_id for u in units if u.type == "chat_turn" and u.event_id is not None]
+    if events:
+        conn.execute("UPDATE events SET text = '[forgotten]' WHERE id IN (SELECT unnest(?))", [events])
+    orphans = [r[0] for r in conn.execute(
+        """SELECT e.id FROM entities e WHERE e.id IN (SELECT unnest(?))
+             AND NOT EXISTS (SELECT 1 FROM memory_entities me WHERE me.entity_id = e.id)
+             AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = 'e:' || e.id OR src = 'e:' || e.id)
+           ORDER BY e.id""", [linked]).fetchall()]
+    if orphans:
+        conn.execute("DELETE FROM entities WHERE id IN (SELECT unnest(?))", [orphans])
+    return orphans
+
+
+def _rewrite_compacted(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Copy the live rows of `conn`'s database into a fresh file that replaces `path`; closes `conn`."""
+    fresh = path.with_name(path.name + ".compacting")
+    fresh.unlink(missing_ok=True)
+    conn.execute("CHECKPOINT")
+    catalog = conn.execute("SELECT current_database()").fetchone()[0]
+    conn.execute(f"ATTACH '{fresh}' AS compacted")
+    try:
+        conn.execute(f'COPY FROM DATABASE "{catalog}" TO compacted')
+    finally:
+        conn.execute("DETACH compacted")
+    conn.close()
+    private_file(fresh)
+    os.replace(fresh, path)  # atomic: a crash leaves the old file or the new one
+
+
+def forget_in_copy(path: Path, units: list[MemoryUnit]) -> None:
+    """Forget `units` in a copy of the database (a backup) too, and compact it."""
+    conn = duckdb.connect(str(path))
+    try:
+        conn.execute("BEGIN TRANSACTION")
+        _delete_memories(conn, [u for u in units if u.id is not None])
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.close()
+        raise
+    _rewrite_compacted(conn, path)
 
 
 @dataclass

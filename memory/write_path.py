@@ -22,7 +22,8 @@ from .graph import LazyGraph, entity_node, memory_node, source_node
 from .index import HybridIndex
 from .model import CHAT_TURN, ExtractedEntity, MemoryUnit
 from .privacy import Redactor
-from .store import Store
+from .backups import list_backups
+from .store import Store, forget_in_copy
 from .temporal import correct, supersede
 
 EMBED_BATCH = 256
@@ -92,15 +93,23 @@ class WritePath:
                 entity_ids = self._entity_ids(changes)
                 tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from)
                            for st in changes.tags]
+                forgotten = store.memories_by_id(changes.forgets) if changes.forgets else {}
                 orphans = self._write_sql(changes, prepared, entity_ids, tag_ids)
             self._follow(changes, prepared, entity_ids, tag_ids, orphans)
-            if changes.forgets:
-                store.compact()  # forget means gone: not even in the file's free blocks
+            if forgotten:
+                self._erase(list(forgotten.values()))
         self.seconds["store"] += time.perf_counter() - embedded
         self._report(changes, entity_ids, report)
         for listener in self.listeners:
             listener(changes)
         return report
+
+    def _erase(self, forgotten: list[MemoryUnit]) -> None:
+        """Forget means gone: not in the file's free blocks, nor in the rolling backups."""
+        self.store.compact()
+        if self.store.path is not None:
+            for backup in list_backups(self.store.path):
+                forget_in_copy(backup.path, forgotten)
 
     def _redact(self, changes: Changes) -> None:
         """Every text that will be stored passes the redactor; an entity or tag that is a secret is dropped."""

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from memory import Engram, EngramError
+from memory import Engram, EngramError, StoreDamagedError
+from memory.backups import RestoreReport, list_backups, restore
 from memory.chat import Chat
 from memory.embed import make_embedder
-from memory.engram import resolve_home
+from memory.engram import database_path, resolve_home
 from memory.llm import ChatModel
 from memory.model import Recollection
 from memory.privacy import Redactor, settings_from_dict
@@ -77,16 +78,66 @@ def chat() -> Chat:
 
 
 def open_or_stop() -> Engram:
-    """The Engram, or an explanation and st.stop() when it cannot be opened."""
+    """The Engram, or an explanation (with a Restore button for a damaged store) and st.stop()."""
     try:
         eng = engram()
+    except StoreDamagedError as exc:
+        damaged_store(exc)
+        st.stop()
     except EngramError as exc:
         st.error(f"Engram could not open its memory: {exc}")
         st.stop()
+    show_restored()
     if eng.embedder_mismatch:
         st.warning(eng.embedder_mismatch)
+    if eng.store.read_only_reason:
+        st.warning(f"Your memory is open read-only: {eng.store.read_only_reason}. Recall, browsing and export "
+                   "work; chats are not remembered and changes are refused until it is writable again.")
+        return eng
     vault_runner()
     return eng
+
+
+def restore_backup(source: Path | None = None) -> RestoreReport:
+    """Back to the last good backup (or `source`), as `python -m memory restore` does: the open memory and its
+    vault sync are closed first; the next engram() opens the restored file."""
+    try:
+        eng = engram()
+    except EngramError:
+        eng = None  # damaged or unreadable: nothing is open
+    if eng is not None:
+        runner = vault_runner() if not eng.store.read_only else None
+        if runner is not None:
+            runner.ready.wait(120)
+            runner.sync.stop()
+        _vault_sync.clear()
+        eng.close()
+    _engram.clear()
+    return restore(database_path(home()), source)
+
+
+def damaged_store(exc: StoreDamagedError) -> None:
+    """The damaged-store message, and a button that restores the last good backup."""
+    st.error(f"Engram could not open its memory: {exc}")
+    if not list_backups(exc.path):
+        return
+    if st.button("Restore the last good backup", type="primary", key="restore_last_backup",
+                 help="The damaged file is moved aside (never deleted) and the newest backup that opens "
+                      "whole takes its place."):
+        try:
+            with st.spinner("Restoring…"):
+                report = restore_backup()
+        except EngramError as err:
+            st.error(f"Restore failed: {err}")
+            return
+        st.session_state.engram_restored = report.summary()
+        st.rerun()
+
+
+def show_restored() -> None:
+    """Say once, after the rerun, what a restore put back."""
+    if done := st.session_state.pop("engram_restored", None):
+        st.success(done[0].upper() + done[1:] + ".")
 
 
 def source_label(rec: Recollection) -> str:

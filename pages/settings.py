@@ -10,8 +10,10 @@ from pathlib import Path
 import streamlit as st
 from pydantic import ValidationError
 
-from memory import EngramError
+from memory import EngramError, StoreDamagedError
+from memory.backups import KEEP, folder_of, list_backups
 from memory.clock import ensure_utc
+from memory.engram import database_path
 from memory.llm import ChatModel, ModelStatus, model_matches, normalise_url
 from memory.privacy import RedactionSettings, settings_from_dict
 from memory.settings import Settings, load_settings
@@ -44,7 +46,11 @@ def _update(**changes) -> bool:
         error = exc.errors()[0]
         st.error(f"Not saved: {'.'.join(map(str, error['loc']))} {error['msg']}.")
         return False
-    common.save(new)
+    try:
+        common.save(new)
+    except OSError as exc:
+        st.error(f"Not saved: {exc.strerror or exc} writing {exc.filename or common.home()}.")
+        return False
     return True
 
 
@@ -333,6 +339,45 @@ def _data_section(eng) -> None:
         cols[2].metric("Sources", eng.store.count("sources"))
     st.markdown(f"Everything Engram keeps is in `{home}` (set `ENGRAM_HOME` to move it). Nothing leaves "
                 "this computer.")
+    _backups(eng)
+
+
+def _backups(eng) -> None:
+    st.markdown("##### Backups")
+    database = database_path(common.home())
+    backups = {str(b.path): b for b in list_backups(database)}
+    st.caption(f"A backup is taken once a day when Engram opens; the newest {KEEP} are kept in "
+               f"`{folder_of(database)}`. Restoring moves the current file aside, it never deletes it.")
+    _show_flash("backups")
+    if backups:
+        st.dataframe([{"taken": b.label(), "size (MB)": round(b.size / 1_048_576, 1), "file": b.path.name}
+                      for b in backups.values()], hide_index=True)
+    else:
+        st.info("No backup yet.")
+    row = st.container(horizontal=True)
+    if eng is not None and row.button("Back up now", key="settings_backup_now", disabled=eng.store.read_only):
+        try:
+            with st.spinner("Backing up…"):
+                backup = eng.backup()
+        except (EngramError, OSError) as exc:
+            st.error(f"Backup failed: {exc}")
+        else:
+            _flash("backups", "success", f"Backed up to {backup.path}.")
+            st.rerun()
+    if not backups:
+        return
+    chosen = st.selectbox("Backup to restore", list(backups), key="settings_backup_choice",
+                          format_func=lambda path: backups[path].label())
+    if st.button("Restore this backup", key="settings_restore",
+                 help="Your memory goes back to this backup; what was written after it is no longer in it."):
+        try:
+            with st.spinner("Restoring…"):
+                report = common.restore_backup(Path(chosen))
+        except (EngramError, OSError) as exc:
+            st.error(f"Restore failed: {exc}")
+        else:
+            st.session_state.engram_restored = report.summary()
+            st.rerun()
 
 
 # ------------------------------------------------------------------- page
@@ -344,12 +389,18 @@ except EngramError as exc:
     st.stop()
 try:
     engram = common.engram()
+except StoreDamagedError as exc:  # the page stays usable: restore below, or from the message
+    common.damaged_store(exc)
+    engram = None
 except EngramError as exc:  # keep the page usable so the setting that broke it can be changed
     st.error(f"Engram could not open its memory: {exc}")
     engram = None
+common.show_restored()
+if engram is not None and engram.store.read_only_reason:
+    st.warning(f"Your memory is open read-only: {engram.store.read_only_reason}.")
 
 _vault_section(settings)
-if engram is not None:
+if engram is not None and not engram.store.read_only:
     _sync_status()
 st.divider()
 _ollama_section(settings)

@@ -30,3 +30,19 @@ def test_forget_leaves_no_bytes_entities_or_edges_behind():
     assert reopened.recall("Mira Chen garden").results  # the compacted file opens and recalls
     assert reopened.check().clean
     reopened.close()
+
+
+def test_forget_reaches_the_rolling_backups_too():
+    eng = open_engram()
+    eng.remember("Mira Chen waters the garden on Sundays.")
+    gone = eng.remember("Remember that the vault phrase is OBSIDIANWREN-4471.")
+    backup = eng.backup()
+    assert b"OBSIDIANWREN" in backup.path.read_bytes()
+    for memory_id in gone.turn_ids + gone.memory_ids:
+        eng.forget(memory_id)
+    assert b"OBSIDIANWREN" not in backup.path.read_bytes()
+    import duckdb
+    copy = duckdb.connect(str(backup.path), read_only=True)  # still a good backup to restore from
+    assert copy.execute("SELECT count(*) FROM memories WHERE content LIKE 'Mira%'").fetchone()[0] == 1
+    copy.close()
+    eng.close()
