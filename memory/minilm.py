@@ -136,17 +136,20 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
                              producer_name="engram")
 
 
-def cached_graph(model_dir: Path, cache: Path | None = None) -> Path | bytes:
+def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = False) -> Path | bytes:
     """The built graph's file, building it on first use; its bytes when the cache is not writable."""
     weights_file = model_dir / "model.safetensors"
     stat = weights_file.stat()
-    target = (cache or cache_dir()) / f"minilm-g{GRAPH_VERSION}-{stat.st_size}-{stat.st_mtime_ns}.onnx"
+    kind = "-int8" if int8 else ""
+    target = (cache or cache_dir()) / f"minilm-g{GRAPH_VERSION}-{stat.st_size}-{stat.st_mtime_ns}{kind}.onnx"
     if target.exists():
         return target
     from safetensors.numpy import load_file
 
     shape = BertShape.from_config(json.loads((model_dir / "config.json").read_text()))
     data = build_graph(load_file(str(weights_file)), shape).SerializeToString()
+    if int8:
+        data = quantise(data)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".part", delete=False) as part:
@@ -157,17 +160,31 @@ def cached_graph(model_dir: Path, cache: Path | None = None) -> Path | bytes:
     return target
 
 
+def quantise(graph: bytes) -> bytes:
+    """int8 weights, activations quantised per batch: ~1.5x less CPU, cosine ≈ 0.993 with fp32."""
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    with tempfile.TemporaryDirectory() as scratch:
+        source, target = Path(scratch) / "fp32.onnx", Path(scratch) / "int8.onnx"
+        source.write_bytes(graph)
+        # uint8 weights per channel: signed int8 saturates in AVX2's u8×s8 kernels (cosine 0.93).
+        quantize_dynamic(source, target, weight_type=QuantType.QUInt8, per_channel=True,
+                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+        return target.read_bytes()
+
+
 class MiniLMRunner:
     """Tokeniser + ONNX Runtime session for one model folder; `encode` returns unit rows.
 
-    `graph` replaces the built graph with another of the same inputs and output (benchmarks
-    pass a quantised one).
+    `int8` runs the dynamically quantised graph; `graph` replaces the built graph with another
+    of the same inputs and output.
     """
 
     def __init__(self, model_dir: Path | None = None, *, threads: int | None = None,
                  max_tokens: int = MAX_TOKENS, token_budget: int = TOKEN_BUDGET,
                  max_batch: int = MAX_BATCH, cache: Path | None = None,
-                 graph: Path | bytes | None = None) -> None:
+                 graph: Path | bytes | None = None, int8: bool = False) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -182,7 +199,7 @@ class MiniLMRunner:
         options.inter_op_num_threads = 1
         # Threads that spin while waiting steal the CPU from other processes on a shared machine.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        graph = graph or cached_graph(model_dir, cache)
+        graph = graph or cached_graph(model_dir, cache, int8=int8)
         self.session = ort.InferenceSession(graph if isinstance(graph, bytes) else str(graph), options,
                                             providers=["CPUExecutionProvider"])
         self._lock = threading.Lock()

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.embed import LocalMiniLM, make_embedder
+from memory.embed import LocalMiniLM, LocalMiniLMInt8, make_embedder
 from memory.minilm import MiniLMRunner, cached_graph, length_batches, weights_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +54,16 @@ def test_similar_meanings_score_higher_than_unrelated(local):
     a, b, c = local.embed(["I drink Americano every morning", "My daily coffee is an americano",
                            "The flight to Lisbon leaves at noon"])
     assert a @ b > a @ c + 0.3
+
+
+def test_int8_variant_stays_close_under_its_own_name(local):
+    """Quantised vectors are near the exact ones but not equal, so a store must not mix them."""
+    int8 = make_embedder("local-int8")
+    assert isinstance(int8, LocalMiniLMInt8) and int8.name != local.name and int8.dim == local.dim
+    quantised, exact = int8.embed(REFERENCE["texts"]), local.embed(REFERENCE["texts"])
+    agreement = cosines(quantised, exact)
+    assert agreement.min() > 0.97 and agreement.mean() > 0.985
+    assert agreement.min() < 0.99999
 
 
 def test_length_batches_cover_every_text_once_within_the_budget():
