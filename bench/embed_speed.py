@@ -142,7 +142,7 @@ def worker(name: str, texts_file: Path, out_file: Path, started: float) -> None:
 def run_worker(name: str, texts_file: Path, out_file: Path) -> dict:
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     cmd = [sys.executable, __file__, "--worker", name, str(texts_file), str(out_file), repr(time.time())]
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{name} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -191,7 +191,8 @@ def main() -> None:
                 out = scratch / f"{names.index(name)}.npy"
                 runs[name].append(run_worker(name, texts_file, out))
                 vectors[name] = np.load(out)
-                print(f"  {repeat + 1}/{args.repeats} {name}: {runs[name][-1]['wall_s']:.1f} s", file=sys.stderr, flush=True)
+                seconds = runs[name][-1]["wall_s"]
+                print(f"  {repeat + 1}/{args.repeats} {name}: {seconds:.1f} s", file=sys.stderr, flush=True)
     load_after = os.getloadavg()
 
     print(f"\nEmbedding {len(sample)} chunks of {args.vault.name} (of {len(chunks)}; "

@@ -5,7 +5,8 @@ import hashlib
 import os
 import re
 import threading
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 

