@@ -1,4 +1,4 @@
-"""The chat-model seam: Ollama through llama-index, and Ollama embeddings.
+"""The chat-model seam: Ollama through llama-index (Ollama embeddings live in embed.py).
 
 Every failure of the model server surfaces as ModelUnavailableError with a hint how to start it.
 Nothing here touches llama-index's global `Settings`, so nothing can fall back to OpenAI.
@@ -12,16 +12,15 @@ from typing import Iterator, Mapping, Sequence
 from urllib.parse import urlsplit
 
 import httpx
-import numpy as np
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.llms.ollama import Ollama
 from ollama import Client, ResponseError
 
+from .embed import OllamaEmbedder  # noqa: F401  (re-exported from its old home)
 from .errors import BadInputError, ModelUnavailableError
 
 DEFAULT_URL = "http://127.0.0.1:11434"
 DEFAULT_MODEL = "qwen2.5:7b"
-DEFAULT_EMBED_MODEL = "bge-m3"
 DEFAULT_CONTEXT_WINDOW = 8192
 DEFAULT_TIMEOUT = 120.0
 PROBE_TIMEOUT = 3.0
@@ -30,7 +29,7 @@ OLLAMA_PORT = 11434
 _ROLES = {"system", "user", "assistant", "tool"}
 # What the ollama client and httpx raise when the server is missing, slow or answers badly;
 # ValueError covers json.JSONDecodeError and pydantic.ValidationError.
-_CLIENT_FAILURES = (OSError, httpx.HTTPError, ResponseError, ValueError, KeyError, TypeError)
+CLIENT_FAILURES = (OSError, httpx.HTTPError, ResponseError, ValueError, KeyError, TypeError)
 
 
 @dataclass(frozen=True)
@@ -210,7 +209,7 @@ class ChatModel:
                     done = bool((response.raw or {}).get("done"))
                     if response.delta:
                         yield response.delta
-        except _CLIENT_FAILURES as exc:
+        except CLIENT_FAILURES as exc:
             raise self._unavailable(exc, " while streaming a reply") from exc
         if not done:
             what = "the reply stream ended before Ollama marked it done"
@@ -221,7 +220,7 @@ class ChatModel:
         chat_messages = to_chat_messages(messages)
         try:
             response = self._llm.chat(chat_messages)
-        except _CLIENT_FAILURES as exc:
+        except CLIENT_FAILURES as exc:
             raise self._unavailable(exc, " while generating a reply") from exc
         if (response.raw or {}).get("done") is False:
             what = "the reply came back without Ollama marking it done"
@@ -232,7 +231,7 @@ class ChatModel:
         """Names of the models pulled on the server."""
         try:
             return fetch_models(self.base_url, self.probe_timeout)
-        except _CLIENT_FAILURES as exc:
+        except CLIENT_FAILURES as exc:
             raise self._unavailable(exc, " while listing models", self.probe_timeout) from exc
 
     def available(self) -> ModelStatus:
@@ -240,7 +239,7 @@ class ChatModel:
         url, model = self.base_url, self.model
         try:
             models = tuple(fetch_models(url, self.probe_timeout))
-        except _CLIENT_FAILURES as exc:
+        except CLIENT_FAILURES as exc:
             error = f"Ollama at {url}: {describe_failure(exc, model, self.probe_timeout)}"
             return ModelStatus(url, model, False, False, (), error)
         present = model_matches(model, models)
@@ -253,83 +252,3 @@ class ChatModel:
         what = describe_failure(exc, self.model, timeout or self.request_timeout)
         return unavailable(self.base_url, self.model, what, when)
 
-
-class OllamaEmbedder:
-    """Sentence embeddings from Ollama's POST /api/embed, L2-normalised float32 rows."""
-
-    def __init__(
-        self,
-        model: str = DEFAULT_EMBED_MODEL,
-        base_url: str | None = None,
-        *,
-        batch_size: int = 32,
-        request_timeout: float = 60.0,
-        confident_cosine: float = 0.55,
-    ) -> None:
-        if batch_size <= 0:
-            raise BadInputError(f"batch_size must be positive, got {batch_size}")
-        self.model = model
-        # Models such as bge-m3 score unrelated texts higher than MiniLM does.
-        self.confident_cosine = confident_cosine
-        self.base_url = normalise_url(base_url) if base_url else ollama_settings_from_env().base_url
-        self.batch_size = batch_size
-        self.request_timeout = request_timeout
-        self._dim: int | None = None
-        self._client: Client | None = None
-
-    @property
-    def name(self) -> str:
-        return f"ollama:{self.model}"
-
-    @property
-    def dim(self) -> int:
-        """Vector length, discovered by the first embedding call (a probe if none was made)."""
-        if self._dim is None:
-            self.embed(["dimension probe"])
-        assert self._dim is not None
-        return self._dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One normalised row per text, in order."""
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        starts = range(0, len(texts), self.batch_size)
-        return np.vstack([self._embed_batch(list(texts[i : i + self.batch_size])) for i in starts])
-
-    def _embed_batch(self, batch: list[str]) -> np.ndarray:
-        try:
-            response = self._get_client().embed(model=self.model, input=batch)
-            vectors = np.asarray(response.embeddings, dtype=np.float32)
-        except _CLIENT_FAILURES as exc:
-            what = describe_failure(exc, self.model, self.request_timeout)
-            raise unavailable(self.base_url, self.model, what, " while embedding") from exc
-        self._check_shape(vectors, len(batch))
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.maximum(norms, np.finfo(np.float32).tiny)
-
-    def _check_shape(self, vectors: np.ndarray, expected_rows: int) -> None:
-        if vectors.ndim != 2 or vectors.shape[0] != expected_rows or vectors.shape[1] == 0:
-            what = f"expected {expected_rows} embeddings, got an array of shape {vectors.shape}"
-            raise unavailable(self.base_url, self.model, what, " while embedding")
-        if self._dim is None:
-            self._dim = int(vectors.shape[1])
-        elif vectors.shape[1] != self._dim:
-            what = f"embedding length changed from {self._dim} to {vectors.shape[1]}"
-            raise unavailable(self.base_url, self.model, what, " while embedding")
-
-    def close(self) -> None:
-        """Close the HTTP connections to Ollama."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    def __enter__(self) -> "OllamaEmbedder":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def _get_client(self) -> Client:
-        if self._client is None:
-            self._client = Client(host=self.base_url, timeout=self.request_timeout)
-        return self._client

@@ -10,7 +10,6 @@ if ! command -v chromium >/dev/null 2>&1; then
     sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   fi
 fi
-python -m pip install --quiet torch==2.13.0
 python -m pip install --quiet -r requirements-dev.txt
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 python -m pytest "$@"

