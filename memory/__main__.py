@@ -10,6 +10,20 @@ from .clock import iso, parse_when
 from .errors import BadInputError, EngramError
 
 
+MAX_K = 1000
+
+
+def _k(value: str) -> int:
+    """--k: a whole number of results from 1 to MAX_K."""
+    try:
+        k = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--k must be a whole number, not {value!r}") from None
+    if not 1 <= k <= MAX_K:
+        raise argparse.ArgumentTypeError(f"--k must be between 1 and {MAX_K}, not {k}")
+    return k
+
+
 def _common() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--home", default=argparse.SUPPRESS, help="data folder (default $ENGRAM_HOME or ~/.engram)")
@@ -40,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-of", help="what was true then, by all Engram knows now (ISO date or datetime)")
     p.add_argument("--recorded-by", help="only what Engram had recorded by then (ISO date or datetime); "
                                          "also the default --as-of")
-    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--k", type=_k, default=10, help=f"how many results (1–{MAX_K})")
     p.add_argument("--batch", help="JSONL file of {query, as_of?, k?}: one JSON result per line")
 
     p = sub.add_parser("ask", parents=[common], help="one chat turn (model, or offline recall mode)")
@@ -100,6 +114,8 @@ def cmd_remember(args) -> int:
         report = eng.remember(args.text, at=at, session_id=args.session, role=args.role,
                               message_id=args.message_id)
     _emit(args, report.as_json(),
+          f"already remembered: message {args.message_id} of session {args.session} is stored (nothing added)"
+          if report.skipped else
           f"remembered: {report.memories} memories, {report.superseded} superseded, "
           f"{report.confirmations} confirmed (turn #{report.turn_ids[0]})")
     return 0
@@ -114,7 +130,7 @@ def cmd_import_chat(args) -> int:
             report = eng.import_messages(messages, progress=bar.update)
     _emit(args, report.as_json(),
           f"imported {report.turns} messages: {report.memories} memories, {report.superseded} superseded, "
-          f"{report.entities} entities")
+          f"{report.entities} entities" + (f"; {report.skipped} already stored, skipped" if report.skipped else ""))
     return 0
 
 
@@ -132,6 +148,13 @@ def _read_batch(path: str) -> list[dict]:
             raise BadInputError(f"{path}:{number}: malformed JSON ({exc.msg})") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("query"), str):
             raise BadInputError(f"{path}:{number}: expected an object with a string 'query'")
+        if not obj["query"].strip():
+            raise BadInputError(f"{path}:{number}: the query is empty")
+        if obj.get("k") is not None:
+            try:
+                obj["k"] = _k(str(obj["k"]))
+            except argparse.ArgumentTypeError as exc:
+                raise BadInputError(f"{path}:{number}: {str(exc).replace('--k', 'k')}") from None
         obj["as_of"] = parse_when(obj.get("as_of"), what=f"'as_of' in {path}:{number}")
         queries.append(obj)
     return queries
@@ -145,8 +168,10 @@ def cmd_recall(args) -> int:
                 result = eng.recall(q["query"], as_of=q["as_of"], k=int(q.get("k") or args.k))
                 print(json.dumps(result.as_json(), ensure_ascii=False), flush=True)
         return 0
-    if not args.query:
+    if args.query is None:
         raise BadInputError("recall needs a QUERY or --batch FILE")
+    if not args.query.strip():
+        raise BadInputError("the query is empty: give some words to recall by")
     as_of = parse_when(args.as_of, what="--as-of date")
     recorded_by = parse_when(args.recorded_by, what="--recorded-by date")
     with _open(args, writes=False) as eng:
@@ -287,12 +312,16 @@ def cmd_ingest(args) -> int:
         bar = _progress(0, "indexing", not getattr(args, "json", False))
 
         def progress(done: int, total: int) -> None:
+            bar.set_description("indexing", refresh=False)
             bar.total = total
             bar.n = done
             bar.refresh()
 
+        def scanning(files: int) -> None:
+            bar.set_description(f"scanning ({files:,} files seen)")
+
         with bar:
-            report = indexer.sync_all(progress=progress)
+            report = indexer.sync_all(progress=progress, scanning=scanning)
     _print_sync(args, report, f"ingested {args.vault}")
     return 0
 

@@ -16,7 +16,7 @@ from .context import (
     AssembledPrompt, ContextBudget, ExecutionContext, Turn, assemble, count_tokens, detect_topic_switch,
     extractive_summary,
 )
-from .errors import ModelUnavailableError
+from .errors import BadInputError, ModelUnavailableError
 from .extract import compress
 from .model import MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
 from .profile import WINDOW_TURNS, compile_prefix, derive_tags, features_for_turn
@@ -109,6 +109,8 @@ class Chat:
         """Recall and assemble now; the reply is produced by iterating `PreparedTurn.stream()`."""
         eng = self.eng
         text = text.strip()
+        if not text:
+            raise BadInputError("the message is empty: ask something")
         self._apply_correction(text, session_id)
         history = self.session_turns(session_id)
         previous_user = [t.content for t in history if t.role == "user"]
@@ -119,14 +121,12 @@ class Chat:
         anchor = self.anchor(as_of)
         recall.results = _for_prompt(recall.results, [t.content for t in recent] + [text])
         outcome = TurnOutcome(session_id=session_id, question=text, recall=recall)
-        try:
-            outcome.prompt = assemble(
-                system_prompt=self.system_prompt, user_message=eng.redact(text), anchor=anchor,
-                profile_prefix=self.profile_prefix(), summary=summary, recalled=recall.results,
-                recent_turns=recent, execution=execution, budget=self.budget, redactor=eng.redactor,
-            )
-        finally:  # the user's words are kept even when the prompt is refused
-            outcome.user_event_id = self._store_user_turn(text, session_id)
+        outcome.prompt = assemble(  # a message too large for the window is refused here, before anything is stored
+            system_prompt=self.system_prompt, user_message=eng.redact(text), anchor=anchor,
+            profile_prefix=self.profile_prefix(), summary=summary, recalled=recall.results,
+            recent_turns=recent, execution=execution, budget=self.budget, redactor=eng.redactor,
+        )
+        outcome.user_event_id = self._store_user_turn(text, session_id)
         return PreparedTurn(self, outcome)
 
     def ask(self, text: str, **kwargs) -> TurnOutcome:
@@ -164,10 +164,13 @@ class Chat:
         return features
 
     def session_turns(self, session_id: str) -> list[Turn]:
-        return [Turn(role, text or "", at) for role, text, at in self.eng.store.session_turns(session_id)]
+        return [Turn(role, text or "", at, offline) for role, text, at, offline in self.eng.store.session_turns(session_id)]
 
     def _short_term(self, session_id: str, history: list[Turn]) -> tuple[str, list[Turn]]:
-        """The last turns verbatim; older ones as a rolling summary once the session is long."""
+        """The last turns verbatim; older ones as a rolling summary once the session is long.
+
+        Offline-mode replies (a list of memories and how to start Ollama) are left out: not conversation."""
+        history = [t for t in history if not t.offline]
         recent = history[-RECENT_TURNS:]
         older = history[:-RECENT_TURNS]
         if len(history) < SUMMARY_AFTER_TURNS or not older:
@@ -207,7 +210,7 @@ class Chat:
         eng = self.eng
         outcome.reply = eng.redact(outcome.reply)
         report = eng.import_messages([ChatMessage(content=outcome.reply or "(no reply)", role="assistant",
-                                                  session_id=outcome.session_id)])
+                                                  session_id=outcome.session_id, recallable=not outcome.offline)])
         outcome.reply_event_id = report.event_ids[0] if report.event_ids else None
         returned = [r.unit.id for r in (outcome.recall.results if outcome.recall else []) if r.unit.id]
         cited = [int(m) for m in CITATION.findall(outcome.reply)]

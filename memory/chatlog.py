@@ -21,16 +21,29 @@ class ChatMessage:
     at: datetime | None = None
     message_id: str | None = None
     speaker: str | None = None
+    recallable: bool = True  # False: kept in the session's transcript, never recalled (an offline reply)
 
 
 def check_message(msg: ChatMessage, *, where: str) -> ChatMessage:
     if not isinstance(msg.content, str) or not msg.content.strip():
         raise BadInputError(f"{where}: 'content' must be a non-empty string")
+    for name, value in (("content", msg.content), ("session_id", msg.session_id), ("id", msg.message_id)):
+        if isinstance(value, str) and not _encodable(value):
+            raise BadInputError(f"{where}: {name!r} holds a lone surrogate (\\ud800–\\udfff), which is not text; "
+                                "fix the line's escapes")
     if msg.role not in ROLES:
         raise BadInputError(f"{where}: role {msg.role!r} is not one of {', '.join(ROLES)}")
     if not isinstance(msg.session_id, str) or not msg.session_id.strip():
         raise BadInputError(f"{where}: 'session_id' must be a non-empty string")
     return msg
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def message_from_json(obj: object, *, where: str) -> ChatMessage:

@@ -119,6 +119,7 @@ class Turn:
     role: str  # user | assistant
     content: str
     at: datetime | None = None
+    offline: bool = False  # an offline-mode reply: shown in the transcript, not carried into prompts
 
 
 @dataclass

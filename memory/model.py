@@ -9,6 +9,7 @@ from .clock import iso
 
 MEMORY_TYPES = ("user_profile", "session_state", "tool_result", "fact_reference")
 CHAT_TURN = "chat_turn"
+OFFLINE_REPLY = "offline_reply"  # an event only: what Engram said with no model, not knowledge
 RESULT_TYPES = MEMORY_TYPES + (CHAT_TURN,)
 ROLES = ("user", "assistant", "system", "tool")
 

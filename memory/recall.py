@@ -63,6 +63,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     With `recorded_by`, only what Engram had recorded by then is searched (system time)."""
     started = time.perf_counter()
     as_of = ensure_utc(as_of) if as_of else utc_now()
+    if not query.strip():  # nothing to recall by: no results, and certainly not confident
+        return RecallResult(query=query, as_of=as_of, confident=False, results=[], latency_ms=0.0)
     index = parts.index
     recorded_by = ensure_utc(recorded_by) if recorded_by else None
     filters = Filters(as_of=to_epoch(as_of), types=types, session_id=session_id, source_id=source_id,

@@ -650,14 +650,15 @@ class Store:
         )
         return [(text, py_time(at), session) for text, at, session in reversed(rows)]
 
-    def session_turns(self, session_id: str) -> list[tuple[str, str, datetime]]:
-        """(role, text, time) of a session's user and assistant turns, in order."""
+    def session_turns(self, session_id: str) -> list[tuple[str, str, datetime, bool]]:
+        """(role, text, time, offline reply?) of a session's user and assistant turns, in order."""
         rows = self.query(
-            """SELECT role, text, occurred_at FROM events WHERE kind = 'chat_turn' AND session_id = ?
+            """SELECT role, text, occurred_at, kind = 'offline_reply' FROM events
+               WHERE kind IN ('chat_turn', 'offline_reply') AND session_id = ?
                  AND role IN ('user', 'assistant') ORDER BY occurred_at, id""",
             [session_id],
         )
-        return [(role, text, py_time(at)) for role, text, at in rows]
+        return [(role, text, py_time(at), offline) for role, text, at, offline in rows]
 
     def session_summary(self, session_id: str) -> tuple[str | None, int] | None:
         """(summary, number of turns it covers) of a session, if one was saved."""
@@ -733,6 +734,23 @@ class Store:
             return []
         return [r[0] for r in self.query("SELECT id FROM memories WHERE superseded_by IN (SELECT unnest(?)) "
                                          "ORDER BY id", [ids])]
+
+    def seen_messages(self, session_ids: set[str]) -> set[tuple]:
+        """Keys of the chat messages stored in these sessions: ("id", session, message id) and
+        ("text", session, role, naive UTC time, text), as the writer makes them."""
+        if not session_ids:
+            return set()
+        rows = self.query(
+            """SELECT session_id, message_id, role, occurred_at, text FROM events
+               WHERE kind IN ('chat_turn', 'offline_reply') AND session_id IN (SELECT unnest(?))""",
+            [sorted(session_ids)],
+        )
+        keys: set[tuple] = set()
+        for session, message_id, role, at, text in rows:
+            if message_id is not None:
+                keys.add(("id", session, message_id))
+            keys.add(("text", session, role, at, text))
+        return keys
 
     def user_slot_attributes(self) -> list[str]:
         rows = self.query("SELECT DISTINCT attribute FROM memories WHERE subject = 'user' AND attribute IS NOT NULL")
@@ -969,7 +987,7 @@ class Store:
     def recent_assistant_replies(self, limit: int) -> list[str]:
         """The text of the last `limit` assistant chat turns, newest first."""
         rows = self.query(
-            """SELECT text FROM events WHERE kind = 'chat_turn' AND role = 'assistant'
+            """SELECT text FROM events WHERE kind IN ('chat_turn', 'offline_reply') AND role = 'assistant'
                ORDER BY occurred_at DESC, id DESC LIMIT ?""", [limit])
         return [r[0] or "" for r in rows]
 

@@ -12,7 +12,7 @@ from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor
-from .model import CHAT_TURN, Event, MemoryUnit, Source
+from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
 from .write_path import WritePath, WriteReport
@@ -66,15 +66,20 @@ class MessageWriter:
         context: dict[str, deque] = {}
         ordered = sorted(messages, key=lambda m: (m.at or now))
         redacted = {id(m): self.redact(m.content) for m in ordered}
+        ordered = self._unseen(ordered, redacted, report)
+        if progress and report.skipped:
+            progress(report.skipped)
         self.extractor.prefetch(f"{m.speaker}: {redacted[id(m)]}" if m.speaker else redacted[id(m)] for m in ordered)
         for msg in ordered:
             at = msg.at or now
             recorded = min(at, now)
             text = redacted[id(msg)]
             source_id = self.chat_source(msg.session_id, changes)
-            event = Event(kind=CHAT_TURN, at=at, text=text, role=msg.role, session_id=msg.session_id,
+            event = Event(kind=CHAT_TURN if msg.recallable else OFFLINE_REPLY, at=at, text=text, role=msg.role, session_id=msg.session_id,
                           message_id=msg.message_id, source_id=source_id, recorded_at=recorded)
             changes.events.append(event)
+            if not msg.recallable:
+                continue
             speaker_text = f"{msg.speaker}: {text}" if msg.speaker else text
             entities = self.extractor.entities(speaker_text)
             turn = MemoryUnit(content=speaker_text, type=CHAT_TURN, valid_from=at, recorded_at=recorded,
@@ -99,6 +104,21 @@ class MessageWriter:
             if progress:
                 progress(1)
         return changes
+
+    def _unseen(self, messages: list[ChatMessage], redacted: dict[int, str], report: WriteReport) -> list[ChatMessage]:
+        """Messages not stored before: by their own id in the session, or, without an id, by session, role,
+        time and text. Importing the same file twice stores it once; the repeats are counted as skipped."""
+        seen = self.store.seen_messages({m.session_id for m in messages})
+        fresh = []
+        for msg in messages:
+            key = _message_key(msg, redacted[id(msg)])
+            if key is not None and key in seen:
+                report.skipped += 1
+                continue
+            if key is not None:
+                seen.add(key)
+            fresh.append(msg)
+        return fresh
 
     def _recent_turn_tokens(self, session_id: str) -> deque:
         """Keyword tokens of the session's last turns: a turn is indexed with the context it answers."""
@@ -155,3 +175,12 @@ class MessageWriter:
             changes.update(memory_id, valid_until=ensure_utc(valid_from) + ttl)
         self.write_path.apply(changes)
         return list(changes.updates)
+
+
+def _message_key(msg: ChatMessage, text: str) -> tuple | None:
+    """What makes a message the same message: its id in its session, else (with a time) role, time, text."""
+    if msg.message_id is not None:
+        return ("id", msg.session_id, msg.message_id)
+    if msg.at is not None:
+        return ("text", msg.session_id, msg.role, ensure_utc(msg.at).replace(tzinfo=None), text)
+    return None

@@ -6,10 +6,12 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 from memory.errors import BadInputError
 
 MAX_NOTE_BYTES = 10 * 1024 * 1024
+SCAN_PROGRESS_EVERY = 500
 BINARY_SNIFF_BYTES = 8192
 TEMP_SUFFIXES = (".tmp", "~", ".swp", ".swx", ".crdownload", ".part")
 TEMP_NAMES = frozenset({"4913"})  # vim probes a folder's writability with this file name
@@ -42,13 +44,24 @@ class NoteReadError(Exception):
     """A note that cannot be indexed; the message says why and names the file."""
 
 
+SYSTEM_FOLDERS = frozenset(Path(p) for p in (
+    "/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/run", "/sbin", "/srv", "/sys",
+    "/tmp", "/usr", "/var", "/System", "/Library", "/Applications", "/Users", "/home", "/Volumes",
+))
+
+
 def check_vault(vault: str | Path) -> Path:
+    """The vault folder, resolved; a missing path, a file, the root, the home folder or a system folder is refused."""
     path = Path(vault).expanduser()
     if not path.exists():
         raise BadInputError(f"vault folder {path} does not exist")
     if not path.is_dir():
         raise BadInputError(f"vault path {path} is not a folder")
-    return path.resolve()
+    resolved = path.resolve()
+    if resolved in SYSTEM_FOLDERS or resolved == Path.home().resolve() or resolved.parent == Path("/proc"):
+        raise BadInputError(f"{resolved} is a system or home folder, not an Obsidian vault: point Engram at the "
+                            "vault's own folder (the one that holds .obsidian/ and your notes)")
+    return resolved
 
 
 def is_hidden(name: str) -> bool:
@@ -91,9 +104,12 @@ def _is_regular(info: os.stat_result) -> bool:
     return stat.S_ISREG(info.st_mode)
 
 
-def scan_vault(vault: Path) -> ScanResult:
-    """Every note and attachment under the vault; symlinks are recorded as skipped, never followed."""
+def scan_vault(vault: Path, progress: Callable[[int], None] | None = None) -> ScanResult:
+    """Every note and attachment under the vault; symlinks are recorded as skipped, never followed.
+
+    `progress(files_seen)` is called every SCAN_PROGRESS_EVERY files, so a long scan shows it is alive."""
     result = ScanResult()
+    seen = 0
     for root, dirs, files in os.walk(vault, followlinks=False, onerror=lambda e: result.skipped.append(
             (relative(vault, Path(e.filename)) if e.filename else "?", f"folder unreadable: {e.strerror}"))):
         root_path = Path(root)
@@ -107,6 +123,9 @@ def scan_vault(vault: Path) -> ScanResult:
             kept.append(name)
         dirs[:] = kept
         for name in files:
+            seen += 1
+            if progress and seen % SCAN_PROGRESS_EVERY == 0:
+                progress(seen)
             path = root_path / name
             rel = relative(vault, path)
             if is_ignored(rel):

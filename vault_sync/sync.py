@@ -107,11 +107,14 @@ class VaultIndexer:
         self.ref = functools.lru_cache(maxsize=None)(self.redactor.path_ref)  # vault path -> stored ref
 
     # ----------------------------------------------------------------- entry points
-    def sync_all(self, progress: Callable[[int, int], None] | None = None) -> SyncReport:
-        """Full pass over the vault; unchanged notes (same size and mtime, or same hash) cost nothing."""
+    def sync_all(self, progress: Callable[[int, int], None] | None = None,
+                 scanning: Callable[[int], None] | None = None) -> SyncReport:
+        """Full pass over the vault; unchanged notes (same size and mtime, or same hash) cost nothing.
+
+        `scanning(files_seen)` reports the walk of a big folder; `progress(done, total)` the notes indexed."""
         with self._lock:
             started = time.perf_counter()
-            scan = scan_vault(self.vault)
+            scan = scan_vault(self.vault, scanning)
             stored = self._stored_notes()
             report = SyncReport(notes=len(scan.notes), skipped=list(scan.skipped))
             changed = [f for rel, f in sorted(scan.notes.items()) if not _same_stat(stored.get(self.ref(rel)), f)]
