@@ -24,6 +24,7 @@ LoCoMo: each conversation in its own index; a turn is "<speaker>: <text>" (the t
 indexes), evidence rules and turn parsing are bench/locomo.py's. R@k = share of a question's
 evidence turns among the first k distinct turns of a top-25 search. Latency is one search call,
 query embedding included. Ratios are against Engram (or the first system listed without it).
+The full run (10 conversations, 300 notes) took 70 min on 2 shared cores.
 """
 from __future__ import annotations
 
