@@ -166,3 +166,4 @@ class ExtractedMemory:
     attribute: str | None = None
     value: str | None = None
     entities: list[ExtractedEntity] = field(default_factory=list)
+    began: datetime | None = None  # when the stated fact began, from date words in it ("two weeks ago")

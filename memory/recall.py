@@ -13,7 +13,7 @@ from .extract import tokenize_for_search
 from .graph import LazyGraph, memory_node
 from .index import Filters, HybridIndex
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import SLOT_CUES
+from .slots import SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_weight, true_at
 
@@ -30,6 +30,10 @@ CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
+PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}  # "what did I use to drink"
+PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
+HISTORY_DISCOUNT = 0.2
+TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (writer.topic_tokens)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
 
@@ -74,7 +78,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     terms = tokenize_for_search(query)
     candidates: dict[int, Candidate] = {}
 
-    history = _rule_slots(parts, query, terms, as_of, recorded_by, candidates)
+    history = _rule_slots(parts, query, terms, as_of, recorded_by, keep, candidates)
     _rule_ids(index, terms, keep, candidates)
     _rule_names(parts, query, as_of, candidates)
     query_vector = parts.embedder.embed([query])[0]
@@ -96,7 +100,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
     top = _collapse_turns(index, ranked)[:k]
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
-    results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why, valid=True)
+    results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why,
+                             valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by))
                for c in top if c.memory_id in units]
     results = _insert_history(parts, results, history, units)
     confident = _is_confident(parts, top, terms)
@@ -105,35 +110,81 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 
 # ------------------------------------------------------------------ stage 1: rules
-def _rule_slots(parts: RecallParts, query, terms, as_of, recorded_by, candidates) -> list[MemoryUnit]:
-    """Slot questions ("what coffee do I drink") pull the value true then; earlier values become history."""
+def _rule_slots(parts: RecallParts, query, terms, as_of, recorded_by, keep, candidates) -> list[MemoryUnit]:
+    """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
+    is answered by the latest thing the user said about it, true then: an extracted slot value, or the
+    user's own latest statement on the topic when it is newer than any value the rules could read.
+
+    A negation ("no longer drinks coffee") is never the answer: it is shown as history. A question
+    about before ("what did I drink before", "我之前住哪") is answered by the one before the latest."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return []
+    asks_before = bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
+    known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
-    for attribute in _matching_attributes(parts.user_attributes(), words, query):
-        for unit in parts.store.slot_history("user", attribute):
-            if unit.archived or not parts.index.has(unit.id):
-                continue
-            if recorded_by and unit.recorded_at > recorded_by:
-                continue
-            if true_at(unit, as_of, recorded_by=recorded_by):
-                cand = candidates.setdefault(unit.id, Candidate(unit.id))
-                cand.score += RULE_BONUS
-                cand.rule = True
-                cand.why.append(f"slot user.{attribute}")
-            elif unit.valid_from <= as_of and unit.superseded_at is None:
-                history.append(unit)
+    for attribute in _matching_attributes(sorted(known | TOPICAL), words, query):
+        values = [u for u in parts.store.slot_history("user", attribute)
+                  if not u.archived and parts.index.has(u.id) and not (recorded_by and u.recorded_at > recorded_by)]
+        held = [u for u in values if u.valid_from <= as_of and u.superseded_at is None]
+        said = _topical_turns(parts.index, attribute, keep)  # (valid_from, memory id, negated), oldest first
+        events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
+        stated = {parts.index.turn_and_event(u.id)[1] for u in held}
+        said = [entry for entry in said if parts.index.turn_and_event(entry[1])[1] not in stated]  # said once
+        timeline = sorted([(u.valid_from.timestamp(), u.id, u.value is None) for u in held] + said)
+        ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
+        positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
+        pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
+        answers = {_distilled(parts.index, i, events) for _, i in pick}
+        for memory_id in answers:
+            cand = candidates.setdefault(memory_id, Candidate(memory_id))
+            cand.score += RULE_BONUS
+            cand.rule = True
+            cand.why.append(f"latest about user.{attribute}" + (" (before that)" if asks_before else ""))
+        for _, memory_id, _ in timeline:  # earlier words on the topic, and negations, must not outrank it
+            if memory_id not in answers and memory_id in candidates:
+                candidates[memory_id].score *= HISTORY_DISCOUNT
+        history += [u for u in held if u.id not in answers and not true_at(u, as_of, recorded_by=recorded_by)
+                    or (u.id not in answers and u.value is None)]
     return history
 
 
+def _topical_turns(index: HybridIndex, attribute: str, keep) -> list[tuple[float, int, bool]]:
+    """The user's statements about an attribute (marked when they were written), visible under `keep`."""
+    found = []
+    for negated, term in ((False, f"§{attribute}"), (True, f"§{attribute}~no")):
+        for memory_id in index.rows_with_term(term):
+            if index.kept(memory_id, keep):
+                found.append((index.attrs(memory_id)[1], memory_id, negated))
+    return found
+
+
+def _distilled(index: HybridIndex, memory_id: int, events: dict[int, int]) -> int:
+    """A chat turn's answer is credited to a slot value distilled from the same message, if there is one."""
+    is_turn, event = index.turn_and_event(memory_id)
+    other = events.get(event)
+    if is_turn and other is not None and other != memory_id and not index.turn_and_event(other)[0]:
+        return other
+    return memory_id
+
+
 def _matching_attributes(attributes: list[str], words: set[str], query: str) -> list[str]:
+    """The user's slots a question asks about: its phrases first ("do for a living" claims its words),
+    then cue words (English whole words, Chinese substrings), else the parts of the slot's name."""
+    lowered = " ".join(query.lower().split())
+    phrased = {a for a, phrases in SLOT_PHRASES.items() if any(p in lowered for p in phrases)}
+    for attribute in phrased:
+        for phrase in SLOT_PHRASES[attribute]:
+            lowered = lowered.replace(phrase, " ")
+    words = set(tokenize_for_search(lowered)) | set(re.findall(r"[\w']+", lowered)) | {w for w in words if not w.isascii()}
     found = []
     for attribute in attributes:
         cues = SLOT_CUES.get(attribute)
-        if cues is None:
+        if attribute in phrased:
+            hit = True
+        elif cues is None:
             parts = [p for p in attribute.split("_") if p]
-            hit = bool(parts) and all(p in words or p in query for p in parts)
+            hit = bool(parts) and all(p in words or p in lowered for p in parts)
         else:
             hit = bool(cues & words) or any(c in query for c in cues if not c.isascii())
         if hit:
@@ -213,7 +264,7 @@ def _insert_history(parts: RecallParts, results: list[Recollection], history: li
     if not history:
         return results
     out: list[Recollection] = []
-    placed = set()
+    placed = {rec.unit.id for rec in results}
     for rec in results:
         out.append(rec)
         for old in sorted(history, key=lambda u: u.valid_from, reverse=True):

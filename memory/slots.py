@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["ALIASES", "SLOTS", "SLOT_CUES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
+__all__ = ["ALIASES", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Slot:
     cues_zh: frozenset[str] = frozenset()  # substrings of a question about the slot
     templates: dict[str, Template] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()  # other attribute names (`my X is …`) for the same slot
+    cue_phrases: tuple[str, ...] = ()  # lower-case phrases of a question about the slot ("do for a living")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -62,27 +63,103 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "home_location",
-        cues_en=_words("live living home moved"),
-        cues_zh=_words("住 住在 哪里 搬"),
+        cues_en=_words("live living home moved based reside residence city town address stay staying flat apartment"),
+        cues_zh=_words("住 住在 搬 家在 定居 城市"),
         templates={
             "home": Template("User lives in {v}.", "用户住在{v}。"),
             "home_move": Template("User moved to {v}.", "用户搬到了{v}。"),
             "home_stop": Template("User no longer lives in {v}.", "用户不再住在{v}。", closes=True),
         },
+        aliases=("home", "home_town_now", "address", "city", "住址", "地址"),
     ),
     Slot(
         "employer",
-        cues_en=_words("work job employer company"),
-        cues_zh=_words("工作 公司 上班"),
+        cues_en=_words("work works working job employer employs employ company office firm employed hired"),
+        cues_zh=_words("工作 公司 上班 单位 就职 任职 入职 跳槽"),
         templates={
             "employer": Template("User works at {v}.", "用户在{v}工作。"),
             "employer_join": Template("User joined {v}.", "用户加入了{v}。"),
             "employer_stop": Template("User no longer works at {v}.", "用户已从{v}离职。", closes=True),
         },
-        aliases=("company", "公司"),
+        aliases=("company", "employer_name", "workplace", "公司", "单位"),
+    ),
+    Slot(
+        "occupation",
+        cues_en=_words("occupation profession job role career title"),
+        cues_zh=_words("职业 做什么工作 干什么工作 什么工作 职位 岗位 当什么"),
+        cue_phrases=("do for a living", "do for work", "what do i do", "work as", "my job", "line of work", "what i do"),
+        templates={
+            "occupation": Template("User works as {v}.", "用户的职业是{v}。"),
+            "occupation_stop": Template("User no longer works as {v}.", "用户不再做{v}。", closes=True),
+        },
+        aliases=("job", "job_title", "profession", "role", "position", "职业", "工作", "职位"),
+    ),
+    Slot(
+        "diet",
+        cues_en=_words("diet vegetarian vegan pescatarian meat eat eating"),
+        cues_zh=_words("吃素 素食 饮食 吃肉 忌口"),
+        templates={
+            "diet": Template("User's diet: {v}.", "用户的饮食：{v}。"),
+            "diet_stop": Template("User is no longer {v}.", "用户不再{v}。", closes=True),
+        },
+        aliases=("dietary_preference", "饮食"),
+    ),
+    Slot(
+        "partner",
+        cues_en=_words("partner wife husband girlfriend boyfriend spouse fiance fiancee married dating"),
+        cues_zh=_words("老婆 老公 妻子 丈夫 女朋友 男朋友 对象 爱人 伴侣"),
+        templates={
+            "partner": Template("User's partner is {v}.", "用户的伴侣是{v}。"),
+            "partner_stop": Template("User is no longer with {v}.", "用户已经和{v}分开了。", closes=True),
+        },
+        aliases=("wife", "husband", "girlfriend", "boyfriend", "spouse", "fiance", "fiancee", "老婆", "老公",
+                 "妻子", "丈夫", "女朋友", "男朋友", "对象", "爱人"),
+    ),
+    Slot(
+        "pet",
+        cues_en=_words("pet pets dog dogs cat cats puppy kitten rabbit hamster parrot animal animals"),
+        cues_zh=_words("宠物 狗 猫 小狗 小猫 兔子 鹦鹉 动物"),
+        templates={
+            "pet": Template("User has a pet: {v}.", "用户养了{v}。"),
+            "pet_stop": Template("User no longer has {v}.", "用户不再养{v}了。", closes=True),
+        },
+        aliases=("dog", "cat", "dog_name", "cat_name", "pet_name", "狗", "猫", "宠物"),
+    ),
+    Slot(
+        "school",
+        cues_en=_words("study studying school university college uni student enrolled degree course"),
+        cues_zh=_words("读书 上学 学校 大学 学院 念书 读研 读博 专业"),
+        templates={
+            "school": Template("User studies at {v}.", "用户在{v}读书。"),
+            "school_stop": Template("User no longer studies at {v}.", "用户不再在{v}读书。", closes=True),
+        },
+        aliases=("university", "college", "学校", "大学"),
+    ),
+    Slot(
+        "car",
+        cues_en=_words("car drive drives driving vehicle"),
+        cues_zh=_words("车 开什么车 汽车"),
+        templates={"car": Template("User drives {v}.", "用户开{v}。")},
+        aliases=("vehicle", "车", "汽车"),
+    ),
+    Slot(
+        "hobby",
+        cues_en=_words("hobby hobbies pastime free"),
+        cues_zh=_words("爱好 兴趣 业余"),
+        cue_phrases=("spare time", "free time", "for fun"),
+        templates={"hobby": Template("User's hobby is {v}.", "用户的爱好是{v}。")},
+        aliases=("hobbies", "pastime", "爱好", "兴趣爱好"),
+    ),
+    Slot(
+        "instrument",
+        cues_en=_words("instrument instruments play playing"),
+        cues_zh=_words("乐器 弹 拉 学什么乐器"),
+        templates={
+            "instrument": Template("User plays {v}.", "用户在学{v}。"),
+            "instrument_stop": Template("User gave up {v}.", "用户不再学{v}了。", closes=True),
+        },
     ),
     Slot("answer_style", cues_en=_words("answer answers style reply"), cues_zh=_words("回答")),
-    Slot("occupation", aliases=("job", "职业", "工作")),
     Slot("email", aliases=("email_address", "e_mail", "邮箱", "电子邮箱")),
     Slot("phone", aliases=("phone_number", "mobile_number", "cell_number", "电话", "手机", "手机号", "电话号码",
                            "手机号码")),
@@ -116,6 +193,8 @@ def _unique_keys(pairs: list[tuple[str, object]], what: str) -> dict:
 
 # slot → question cues; a slot without cues is recognised by the parts of its name (recall)
 SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SLOTS if s.cues_en or s.cues_zh}
+# slot → question phrases; a phrase found in a question claims its words ("for a living" is no home)
+SLOT_PHRASES: dict[str, tuple[str, ...]] = {s.name: s.cue_phrases for s in SLOTS if s.cue_phrases}
 # rule kind → (slot, or None for an unslotted statement; template)
 TEMPLATES: dict[str, tuple[str | None, Template]] = _unique_keys(
     [(kind, (s.name, t)) for s in SLOTS for kind, t in s.templates.items()]

@@ -711,11 +711,13 @@ class Store:
                 JOIN sources s ON s.id = l.source_id AND s.deleted_at IS NULL {where}"""
         )
 
-    def open_chunks(self, source_id: int) -> list[tuple[str, int]]:
-        """(content, id) of a source's memories still open, newest first."""
+    def current_note_memories(self, source_id: int) -> list[tuple[str, int, str]]:
+        """(content, id, 'chunk' or 'fact') of what a note's last version holds, newest first: its open
+        chunks, and its dated facts and owner facts (subject set) whatever their world interval."""
         return self.query(
-            """SELECT content, id FROM memories WHERE source_id = ? AND valid_until IS NULL
-                 AND superseded_at IS NULL ORDER BY id DESC""",
+            """SELECT content, id, CASE WHEN subject IS NULL THEN 'chunk' ELSE 'fact' END FROM memories
+               WHERE source_id = ? AND superseded_at IS NULL AND (valid_until IS NULL OR subject IS NOT NULL)
+               ORDER BY id DESC""",
             [source_id],
         )
 

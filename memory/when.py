@@ -384,6 +384,15 @@ def _this_month_name(m, ref):
     return _shift_month(MONTHS[m["mon"].lower().rstrip(".")], ref, _STEP[m["rel"].lower()])
 
 
+@_pattern(r"\b(?:in|since|from|until|till|by|as of|starting|back in|early|late|mid-?)\s+(?P<mon>(?-i:January|February"
+          r"|March|April|May|June|July|August|September|October|November|December))(?!\s*\d)", relative=True)
+def _bare_month_name(m, ref):
+    """"since March", "in May": the latest such month up to now (a month name alone says no year)."""
+    wanted = MONTHS[m["mon"].lower()[:3]] if m["mon"].lower()[:3] in MONTHS else MONTHS[m["mon"].lower()]
+    latest = month(ref.year, wanted)
+    return latest if latest.start <= ref else month(ref.year - 1, wanted)
+
+
 @_pattern(r"\b(?P<rel>last|this|next|coming)\s+" + _SEASON + r"\b", relative=True)
 def _this_season(m, ref):
     return _shift_season(m["season"].lower(), ref, _STEP[m["rel"].lower()])
@@ -489,12 +498,15 @@ def _zh_units_ago(m, ref):
 _YEAR_DIGITS = re.compile(r"[12]\d\d\d")
 _CHINESE_HINT = re.compile(r"\d\s*[月日号年]|[〇零一二三四五六七八九十两半]\s*(?:[月日号年天周]|个|星期)|[昨今明前后去上下这本][天日晚早年周月个星礼]")
 _ENGLISH_WORDS = ("yesterday", "today", "tomorrow", "tonight", " ago", "last ", "this ", "next ", "previous ",
-                  "current ", "coming ", " day", " week", " month", " year")
+                  "current ", "coming ", " day", " week", " month", " year", "uary", "march", "april", "may",
+                  "june", "july", "august", "ember", "october")
 _ENGLISH_RELATIVE = re.compile(  # searched in lower case
     r"yesterday|today|tomorrow|tonight|\bago\b"
     r"|\b(?:last|this|next|previous|current|coming)\s+(?:week|month|year|weekend|night|morning|afternoon|evening"
     r"|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter)"
-    r"|\bin\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of)\s+(?:day|week|month|year)")
+    r"|\bin\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of)\s+(?:day|week|month|year)"
+    r"|\b(?:in|since|from|until|till|by|as of|starting|back in|early|late|mid-?)\s+(?:january|february|march|april"
+    r"|may|june|july|august|september|october|november|december)\b")
 
 
 def _english_relative(text: str) -> bool:

@@ -11,7 +11,8 @@ from typing import Callable, Iterable
 from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
-from .extract import Extractor
+from .extract import Extractor, is_question
+from .extract.attributes import statement_topics
 from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
@@ -87,18 +88,21 @@ class MessageWriter:
             window = context.get(msg.session_id)
             if window is None:
                 window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
+            topics = [] if msg.role != "user" or is_question(text) else statement_topics(text)
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
-                                              [t for tokens in window for t in tokens]))
+                                              [t for tokens in window for t in tokens] + topic_tokens(topics)))
             window.append(self.write_path.tokenize(speaker_text))
-            for extracted in self.extractor.memories(text, role=msg.role):
+            for extracted in self.extractor.memories(text, role=msg.role, at=at):
+                began = extracted.began if extracted.began is not None and extracted.began < at else at
+                content = _dated(extracted.content, began) if began != at else extracted.content
                 unit = MemoryUnit(
-                    content=extracted.content, type=extracted.type, valid_from=at, recorded_at=recorded,
-                    valid_until=default_valid_until(extracted.type, at), subject=extracted.subject,
+                    content=content, type=extracted.type, valid_from=began, recorded_at=recorded,
+                    valid_until=default_valid_until(extracted.type, began), subject=extracted.subject,
                     attribute=extracted.attribute, value=extracted.value, session_id=msg.session_id,
                     source_id=source_id, message_id=msg.message_id,
                 )
-                new = NewMemory(unit, extracted.content, extracted.entities or entities, event)
-                if unit.slot and not self._place(new, timelines, changes, report):
+                new = NewMemory(unit, content, extracted.entities or entities, event)
+                if unit.slot and not self.place(new, timelines, changes, report):
                     continue
                 changes.memories.append(new)
             if progress:
@@ -125,7 +129,7 @@ class MessageWriter:
         texts = self.store.recent_turn_texts(session_id, CONTEXT_TURNS)
         return deque((self.write_path.tokenize(t) for t in texts), maxlen=CONTEXT_TURNS)
 
-    def _place(self, new: NewMemory, timelines: dict, changes: Changes, report: WriteReport) -> bool:
+    def place(self, new: NewMemory, timelines: dict, changes: Changes, report: WriteReport) -> bool:
         """Fit a slot value into the slot's timeline; False when it only confirms the value then."""
         slot = new.unit.slot
         timeline = timelines.get(slot)
@@ -151,7 +155,7 @@ class MessageWriter:
         if unit.source_id is None and unit.session_id:
             unit.source_id = self.chat_source(unit.session_id, changes)
         report = WriteReport()
-        if self._place(new, {}, changes, report):
+        if self.place(new, {}, changes, report):
             changes.memories.append(new)
         return self.apply(changes, report)
 
@@ -184,3 +188,16 @@ def _message_key(msg: ChatMessage, text: str) -> tuple | None:
     if msg.at is not None:
         return ("text", msg.session_id, msg.role, ensure_utc(msg.at).replace(tzinfo=None), text)
     return None
+
+
+def _dated(content: str, began: datetime) -> str:
+    """A fact with the absolute date its words meant ("two weeks ago" said on 20 June → since 2024-06-06)."""
+    day = began.strftime("%Y-%m-%d")
+    if any("\u4e00" <= ch <= "\u9fff" for ch in content):
+        return f"{content.rstrip('。')}（自{day}起）。"
+    return f"{content.rstrip('.')} (since {day})."
+
+
+def topic_tokens(topics: list[tuple[str, bool]]) -> list[str]:
+    """Search tokens that mark a user's statement about an attribute ("§home_location", "§pet~no")."""
+    return [f"§{name}~no" if negated else f"§{name}" for name, negated in topics]

@@ -92,7 +92,7 @@ def test_both_ends_of_a_range_are_found(text, words):
     "", "   ", "Gems of the Year 2021", "Set the max connections to 2048", "this may be of interest",
     "2023-02-30", "2023-13-01", "99999999999 days ago", "10000 years ago", "over a week ago",
     "files created in the last week", "Insider 0.15.7", "OneNote 2010-2016 Section", "9" * 5000,
-    "年" * 2000, "上" * 500 + "周", "in March", "on Friday", "0000-00-00", "9999-12-31 plus 1",
+    "年" * 2000, "上" * 500 + "周", "on Friday", "0000-00-00", "9999-12-31 plus 1",
 ])
 def test_not_dates_and_broken_input_find_nothing_and_never_raise(text):
     found = find_dates(text, THU)
@@ -158,3 +158,10 @@ def test_asked_period_overlap():
     assert asked.overlaps(d("2024-12-31"), d("2025-01-01"))
     assert not asked.overlaps(d("2025-01-01"), None)
     assert not asked.overlaps(d("2020-01-01"), d("2024-01-01"))
+
+
+def test_a_bare_month_after_a_preposition_is_the_latest_such_month():
+    assert [(m.words, m.period.start) for m in find_dates("Since March I've been freelancing", THU)][0][0] == "Since March"
+    march = find_dates("in March", THU)[0].period
+    assert march.start <= THU and march.start.month == 3 and march.granularity == "month"
+    assert not find_dates("you may go", THU) and not find_dates("this may be of interest", THU)

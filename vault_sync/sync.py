@@ -17,7 +17,11 @@ from memory.clock import ensure_utc, to_epoch, utc_now
 from memory.engram import Engram
 from memory.graph import source_node
 from memory.model import Event, ExtractedEntity, MemoryUnit, Source
+from memory.write_path import WriteReport
 
+from .dated_facts import dated_statements
+from .note_time import NoteTime, VaultClock
+from .owner import FIRST_PERSON, is_about_owner, owner_statement
 from .parse import Chunk, ParsedNote, parse_note, resolve_link
 from .scan import (
     MAX_NOTE_BYTES, NoteReadError, NoteText, VaultFile, check_vault, is_ignored, read_note,
@@ -53,6 +57,7 @@ class SyncReport:
     entities: int = 0
     links: int = 0
     links_resolved: int = 0
+    dated_facts: int = 0
     attachments: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     limited: list[tuple[str, str]] = field(default_factory=list)  # indexed, but only in part of the ways
@@ -104,6 +109,7 @@ class VaultIndexer:
         self._lock = threading.Lock()
         self._known_loaded = False
         self.redactor = eng.write_path.redactor
+        self._clock: VaultClock | None = None
         self.ref = functools.lru_cache(maxsize=None)(self.redactor.path_ref)  # vault path -> stored ref
 
     # ----------------------------------------------------------------- entry points
@@ -115,6 +121,7 @@ class VaultIndexer:
         with self._lock:
             started = time.perf_counter()
             scan = scan_vault(self.vault, scanning)
+            self._clock = VaultClock.read(self.vault, [f.mtime for f in scan.notes.values()])
             stored = self._stored_notes()
             report = SyncReport(notes=len(scan.notes), skipped=list(scan.skipped))
             changed = [f for rel, f in sorted(scan.notes.items()) if not _same_stat(stored.get(self.ref(rel)), f)]
@@ -134,6 +141,9 @@ class VaultIndexer:
             started = time.perf_counter()
             stored = self._stored_notes()
             report = SyncReport()
+            window = self._clock.bulk_window if self._clock else None
+            self._clock = VaultClock.read(self.vault)
+            self._clock.bulk_window = window  # a watcher batch is no bulk copy; keep what the full pass saw
             changed, missing, attachments = [], set(), {}
             for rel in sorted(set(rel_paths)):
                 if is_ignored(rel):
@@ -229,10 +239,12 @@ class VaultIndexer:
             report.warnings.append(f"{ref}: {parsed.frontmatter_error}; the body was indexed")
         eng.extractor.add_known(parsed.aliases, "NOTE")
         now = utc_now()
-        written = min(file.mtime, now)
-        valid_from = min([written] + [d for k, d in parsed.dates.items() if k in ("created", "date") and d <= now])
+        when = self._clock.note_time(file.rel_path, mtime=file.mtime, frontmatter=parsed.frontmatter, now=now)
+        edited = current is not None and not current.deleted
+        written = when.updated  # when its author wrote this version: the record's time
+        valid_from = written if edited else when.created  # text added by an edit holds from the edit on
         source_id = current.source_id if current else eng.store.next_ids("sources", 1)[0]
-        open_chunks = self._open_chunks(source_id) if current else {}
+        kept, kept_kind = self._current_memories(source_id) if edited else ({}, {})
 
         t0 = time.perf_counter()
         extraction_lines = MARKDOWN_NOISE.sub("", parsed.extraction_text).split("\n")
@@ -248,9 +260,7 @@ class VaultIndexer:
             eng.extractor.prefetch("\n".join(extraction_lines[c.line_start - 1 : c.line_end]) for c in chunks)
         for chunk in chunks:
             text = chunk.text
-            same_text = open_chunks.get(text)
-            if same_text:
-                changes.update(same_text.pop(), line_start=chunk.line_start, line_end=chunk.line_end)
+            if _keep(kept, text, chunk.line_start, chunk.line_end, changes):
                 continue
             mention_text = "\n".join(extraction_lines[chunk.line_start - 1 : chunk.line_end])
             if len(mention_text) > 2 * len(text) + 200:  # the chunk is a piece of one very long line
@@ -262,9 +272,16 @@ class VaultIndexer:
                               source_id=source_id, line_start=chunk.line_start, line_end=chunk.line_end)
             changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities,
                                               embed=not keywords_only))
+        if not keywords_only:
+            self._dated_facts(parsed, when, written, source_id, kept, changes, report,
+                              [title_entity, *alias_entities])
+        retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions}
+        for memory_id in sorted(retired):  # its text is gone from the note
+            if kept_kind[memory_id] == "chunk":
+                changes.update(memory_id, valid_until=written)  # the note said it until this edit
+            else:  # a dated fact the note no longer states: the record was corrected
+                changes.update(memory_id, superseded_at=written)
         report.timings["extract"] += time.perf_counter() - t0
-        for memory_id in (i for ids in open_chunks.values() for i in ids):  # text gone from the note
-            changes.update(memory_id, valid_until=written)
         changes.events.append(Event(kind="note_edited" if current and not current.deleted else "note_created",
                                     at=written, text=ref, source_id=source_id, recorded_at=now))
         meta = json.dumps({"aliases": parsed.aliases, "tags": parsed.tags}, ensure_ascii=False)
@@ -287,12 +304,46 @@ class VaultIndexer:
         report.entities += result.entities
         report.links += len(parsed.links)
 
-    def _open_chunks(self, source_id: int) -> dict[str, list[int]]:
-        """The note's current chunks by text (a note may repeat a section word for word)."""
+    def _current_memories(self, source_id: int) -> tuple[dict[str, list[int]], dict[int, str]]:
+        """What the note's last version holds, by text (a note may repeat a section word for word): its open
+        chunks and its dated facts whatever their world interval; and each one's kind (chunk or fact)."""
         found: dict[str, list[int]] = defaultdict(list)
-        for content, memory_id in self.eng.store.open_chunks(source_id):
+        kinds: dict[int, str] = {}
+        for content, memory_id, kind in self.eng.store.current_note_memories(source_id):
             found[content].append(memory_id)
-        return found
+            kinds[memory_id] = kind
+        return found, kinds
+
+    def _dated_facts(self, parsed: ParsedNote, when: NoteTime, written: datetime, source_id: int,
+                     kept: dict[str, list[int]], changes: Changes, report: SyncReport,
+                     note_entities: list[ExtractedEntity]) -> None:
+        """Dated statements in the note become memories with their own world interval; in a note about the
+        vault's owner, or in a first-person line, the facts they state feed the user's slots."""
+        note_date = when.daily or (when.created if when.reliable else None)
+        owner = is_about_owner(parsed)
+        timelines: dict = {}
+        for statement in dated_statements(parsed.extraction_text, note_date=note_date, daily=when.daily is not None):
+            report.dated_facts += 1
+            content = f"{statement.text} ({statement.words})"
+            if _keep(kept, content, statement.line, statement.line, changes):
+                continue
+            entities = [*note_entities, *self.eng.extractor.entities(statement.text, statistical=self._ner_now)]
+            unit = MemoryUnit(content=content, type=NOTE_TYPE, valid_from=statement.valid_from,
+                              valid_until=statement.valid_until, recorded_at=written, source_id=source_id,
+                              line_start=statement.line, line_end=statement.line, subject="note",
+                              attribute=f"dated:{statement.kind}")
+            changes.memories.append(NewMemory(unit, f"{parsed.title}\n{content}", entities))
+            if owner or FIRST_PERSON.search(statement.text):
+                for fact in self.eng.extractor.memories(owner_statement(statement.text), role="user"):
+                    if not fact.attribute or _keep(kept, fact.content, statement.line, statement.line, changes):
+                        continue
+                    slot_unit = MemoryUnit(content=fact.content, type=fact.type, valid_from=statement.valid_from,
+                                           valid_until=statement.valid_until, recorded_at=written,
+                                           source_id=source_id, line_start=statement.line, line_end=statement.line,
+                                           subject=fact.subject, attribute=fact.attribute, value=fact.value)
+                    new = NewMemory(slot_unit, fact.content, fact.entities or entities)
+                    if self.eng.writer.place(new, timelines, changes, WriteReport()):
+                        changes.memories.append(new)
 
     # --------------------------------------------------------- renames, deletes
     def _touch(self, current: StoredNote, file: VaultFile) -> None:
@@ -359,6 +410,15 @@ class VaultIndexer:
                 updates.append((rowid, new))
         self.eng.apply(Changes(link_resolutions=updates))
         return sum(1 for _, _, _, r in rows if r is not None) + sum(1 for _, n in updates if n is not None)
+
+
+def _keep(kept: dict[str, list[int]], text: str, line_start: int, line_end: int, changes: Changes) -> bool:
+    """A memory the note still holds word for word stays (its lines may have moved)."""
+    same = kept.get(text)
+    if not same:
+        return False
+    changes.update(same.pop(), line_start=line_start, line_end=line_end)
+    return True
 
 
 def _size(size: int) -> str:

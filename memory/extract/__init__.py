@@ -5,6 +5,7 @@ One module per concern: `entities` (spans), `facts` (memory rules), `compress`, 
 """
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Iterable
 
 from ..model import ExtractedEntity, ExtractedMemory
@@ -68,15 +69,16 @@ class Extractor:
                 found.append(entity)
         return found
 
-    def memories(self, text: str, role: str = "user") -> list[ExtractedMemory]:
+    def memories(self, text: str, role: str = "user", at: datetime | None = None) -> list[ExtractedMemory]:
         """Memory units stated by the user in a chat message; questions and other roles give none.
 
         Only the first FACT_CHARS of a very long message are read for facts (a pasted document is
-        searchable by its words, not a list of things the user said about themselves)."""
+        searchable by its words, not a list of things the user said about themselves). Relative date
+        words ("two weeks ago", "上个月") resolve against `at`, the message's time."""
         if role != "user" or not text or not text.strip():
             return []
         if len(text) > FACT_CHARS:
             text = text[: pieces(text, FACT_CHARS)[0][1]]
         text = text.replace("’", "'").replace("‘", "'")
-        found = find_statements(text)
+        found = find_statements(text, at)
         return to_memories(found, self.entities(text)) if found else []

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Iterable, Iterator
 
 from ..model import ExtractedEntity, ExtractedMemory
+from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, TEMPLATES
 from .compress import compress
+from .attributes import AttributeFact
+from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
 __all__ = ["Found", "find_statements", "is_question", "to_memories"]
@@ -18,6 +22,7 @@ _SENTENCE = re.compile(rf"[^\n!?。！？]+?(?:[!?。！？]+|{_NOT_AFTER_ABBREV
 _CLAUSE_SEP = re.compile(
     r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
     r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
+    r"|\s+(?:and|but)\s+(?=(?:got|bought|adopted|moved|started|switched|joined|took|signed)\b)"
     r"|而且|并且|但是|不过|可是|所以|然后",
     re.I,
 )
@@ -74,6 +79,7 @@ _MEMORY_RULES = [
     _en("drink_stop", r"i\s+no longer\s+drink\s+(?P<v>.+?)"),
     _en("drink_stop", rf"i\s+{_HAVE}(?:stopped|quit|gave up)\s+drinking\s+(?P<v>.+?)"),
     _en("drink_not", r"i\s+(?:don't|do not|never)\s+drink\s+(?P<v>.+?)"),
+    _en("switch", rf"i\s+{_ADV}{_HAVE}(?:switched|changed|moved on|gone over|gone)\s+(?:over\s+)?from\s+.+?\s+to\s+(?P<v>.+?)"),
     _en("switch", rf"i\s+{_ADV}{_HAVE}(?:switched|changed|moved on|gone over|gone)\s+(?:over\s+)?to\s+(?P<v>.+?)"),
     _en("drink_switch", rf"i\s+{_ADV}{_HAVE}(?:started|began)\s+drinking\s+(?P<v>.+?)"),
     _en("drink", rf"i\s+{_ADV}drink\s+(?P<v>.+?)"),
@@ -187,6 +193,7 @@ class Found:
     start: int
     end: int
     type: str = "user_profile"
+    began: datetime | None = None  # from date words in the clause ("since March", "两周前")
 
 
 def _trim_value(value: str, lang: str, strict: bool = True) -> str:
@@ -249,14 +256,14 @@ def _build(rule: _Rule, m: re.Match[str]) -> tuple[str, str | None, str | None] 
     return _template(kind, value, lang)
 
 
-def _template(kind: str, value: str, lang: str) -> tuple[str, str | None, str | None]:
-    """Content from the kind's sentence template; negated kinds keep the negation in the value."""
+def _template(kind: str, value: str, lang: str, slot_value: str | None = None) -> tuple[str, str | None, str | None]:
+    """Content from the kind's sentence template. A negation ("no longer …") fills its slot with no value:
+    it closes the value held before, and is never itself the answer to what the user has now."""
     attribute, template = TEMPLATES[kind]
     content = template.text(lang).format(v=value)
     if template.closes:
-        slot_value = content.removeprefix("User ").removeprefix("用户").rstrip(".。")
-        return content, attribute, slot_value
-    return content, attribute, value if attribute else None
+        return content, attribute, None
+    return content, attribute, (slot_value or value) if attribute else None
 
 
 def _build_attr(m: re.Match[str], lang: str) -> tuple[str, str | None, str | None] | None:
@@ -367,16 +374,27 @@ def _strip_lead(clause: str, pattern: re.Pattern[str]) -> tuple[str, int]:
     return (clause[m.end() :], m.end()) if m else (clause, 0)
 
 
-def _match_clause(body: str) -> tuple[str, str | None, str | None] | None:
-    """The first memory rule that matches a clause body."""
+def _match_clause(body: str) -> list[tuple[str, str | None, str | None]]:
+    """What a clause body states: the attribute resolver's facts, else the first memory rule that matches."""
     body = body.strip().rstrip(".!。！")
+    facts = resolve_attributes(body)
+    if facts:
+        lang = "zh" if HAN_CHAR.search(body) else "en"
+        return [_template(f.kind, _with_detail(f, lang), lang, slot_value=f.value) for f in facts]
     for rule in _MEMORY_RULES:
         m = rule.pattern.match(body)
         if m:
             built = _build(rule, m)
             if built:
-                return built
-    return None
+                return [built]
+    return []
+
+
+def _with_detail(fact: AttributeFact, lang: str) -> str:
+    """The value as the stored sentence shows it: a pet's kind before its name."""
+    if not fact.detail:
+        return fact.value
+    return f"{fact.detail} {fact.value}" if lang == "en" else f"一只{fact.detail}，叫{fact.value}"
 
 
 def _third_person(text: str, sentence_start: bool = True) -> str:
@@ -450,14 +468,61 @@ def _is_strong_trigger(trigger: str, sentence: str, clause_end: int) -> bool:
     return sentence[clause_end:].lstrip().startswith((":", "："))
 
 
-_ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们")
+_ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们", "我")
+_VERB_FIRST = re.compile(
+    r"^(?:moved|relocated|started|began|switched|changed|joined|quit|left|got|bought|adopted|gave|upgraded"
+    r"|transferred|retrained|took up|taken up|finished|graduated|married|became|landed|accepted|enrolled"
+    r"|signed up|traded|swapped|sold)\b", re.I)
+_CONTRACTIONS = [(re.compile(p, re.I), r) for p, r in (
+    (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"), (r"\bi'll\b", "I will"),
+    (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"), (r"\bwe'd\b", "we would"),
+    (r"\b(do|does|did|have|has|is|are|was|were|wo|ca)n't\b", r"\1 not"),
+)]
 
 
-def _sentence_memories(offset: int, sentence: str) -> Iterator[Found]:
+_DANGLING = re.compile(r"^(?:as of|since|from|starting|in|on|at|by|until|about|around|back in|ever since)\s+(?=(?:i|we|my|our)\b)"
+                       r"|\s+(?:since|from|in|on|at|by|until|about|around|back in|as of)$", re.I)
+
+
+def _expand(body: str) -> str:
+    """Contractions spelled out, so one rule reads "I've switched" and "I have switched" alike."""
+    for pattern, replacement in _CONTRACTIONS:
+        body = pattern.sub(replacement, body)
+    return body.replace("wo not", "will not").replace("ca not", "cannot")
+
+
+def _began(text: str, at: datetime | None) -> datetime | None:
+    """When a statement says it began: the start of a past date it names ("two weeks ago", "since March")."""
+    if at is None or not may_hold_dates(text, relative=True):
+        return None
+    for mention in find_dates(text, at):
+        start = mention.period.start
+        if start <= at:
+            return start
+    return None
+
+
+def _without_dates(clause: str, at: datetime | None) -> str:
+    """The clause with its date words blanked (same length), so they are no part of a value."""
+    if not may_hold_dates(clause, relative=at is not None):
+        return clause
+    mentions = find_dates(clause, at)
+    if not mentions:
+        return clause
+    for mention in reversed(mentions):
+        clause = clause[: mention.start] + " " + clause[mention.end :]
+    clause = " ".join(clause.split())
+    return _DANGLING.sub("", clause).strip(" ,，")
+
+
+def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -> Iterator[Found]:
     """Memories from one sentence: rule matches per clause, plus remembered statements."""
     remembering = strong = zh_subject = False
     rest: list[tuple[int, int]] = []
+    sentence_began = _began(sentence, at)
     for start, end, clause in _clauses(sentence, offset):
+        clause_began = _began(clause, at)
+        clause = _without_dates(clause, at)
         body, cut = _strip_lead(clause, _FILLER_EN)
         body, cut2 = _strip_lead(body, _FILLER_ZH)
         body, cut3 = _strip_lead(body, _REMEMBER_ZH if HAN_CHAR.match(body) else _REMEMBER_EN)
@@ -468,12 +533,14 @@ def _sentence_memories(offset: int, sentence: str) -> Iterator[Found]:
             continue
         if body.startswith("我"):
             zh_subject = True
-        elif zh_subject and HAN_CHAR.match(body) and not body.startswith(_ZH_OTHER_SUBJECTS):
-            body = "我" + body  # 我叫张三，在技术部工作: later clauses drop the subject
-        built = _match_clause(body)
-        if built:
-            yield Found(*built, start, end)
-        elif remembering:
+        elif HAN_CHAR.match(body) and not body.startswith(_ZH_OTHER_SUBJECTS):
+            body = "我" + body  # 我叫张三，在技术部工作 / 三周前搬到了重庆: Chinese drops the subject
+        elif not HAN_CHAR.match(body) and _VERB_FIRST.match(body):
+            body = "I " + body  # "Started keto last week": a user's own news drops the subject too
+        built = _match_clause(_expand(body))
+        for content, attribute, value in built:
+            yield Found(content, attribute, value, start, end, began=clause_began or sentence_began)
+        if not built and remembering:
             rest.append((start + cut + cut2 + cut3, end))
     if rest:
         found = _general_memory(sentence, rest[0][0], rest[-1][1], offset, strong)
@@ -481,12 +548,14 @@ def _sentence_memories(offset: int, sentence: str) -> Iterator[Found]:
             yield found
 
 
-def find_statements(text: str) -> list[Found]:
-    """The memories a user's message states, sentence by sentence; questions are skipped."""
+def find_statements(text: str, at: datetime | None = None) -> list[Found]:
+    """The memories a user's message states, sentence by sentence; questions are skipped.
+
+    `at` is when the message was written: relative date words in a statement resolve against it."""
     found: list[Found] = []
     for offset, sentence in _sentences(text):
         if not is_question(sentence):
-            found.extend(_sentence_memories(offset, sentence))
+            found.extend(_sentence_memories(offset, sentence, at))
     return found
 
 
@@ -501,7 +570,7 @@ def to_memories(found: list[Found], ents: list[ExtractedEntity]) -> list[Extract
         seen.add(content)
         inside = _unique(e for e in ents if e.start >= f.start and e.end <= f.end)
         subject = "user" if f.attribute else None
-        out.append(ExtractedMemory(content, f.type, subject, f.attribute, f.value, inside))
+        out.append(ExtractedMemory(content, f.type, subject, f.attribute, f.value, inside, began=f.began))
     return out
 
 

@@ -1,0 +1,301 @@
+"""What a clause says about one of the user's attributes, by meaning rather than by one sentence template.
+
+Each attribute class (residence, employer, occupation, diet, drink, partner, pet, school, car, hobby)
+has lexicons: the verbs and nouns that introduce a value in English and Chinese, the change cues
+(moved, switched, joined, 搬到, 跳槽 …) and the negations that close a value (no longer, gave up,
+不再 …). `resolve(clause)` returns the (attribute, value, kind) facts a first-person clause states;
+`kind` picks the stored sentence from the slot table (`memory.slots`), and a `*_stop` kind is a
+negation: it closes the value without becoming the answer to "what … now".
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["AttributeFact", "JOB_WORDS", "resolve"]
+
+
+@dataclass(frozen=True)
+class AttributeFact:
+    kind: str  # a statement kind of memory.slots (e.g. "home_move", "occupation", "pet_stop")
+    value: str
+    detail: str | None = None  # e.g. the kind of pet ("dog") for a pet's name
+
+
+_I = r"(?:i|we)"
+_ADV = (r"(?:(?:usually|now|mostly|always|only|mainly|still|normally|generally|typically|often|really|just|also"
+        r"|currently|actually|nowadays|finally|recently|officially|happily|proudly|even)\s+)*")
+_HAVE = r"(?:(?:have|'ve|has|had|just|recently|already|finally|officially|now|since|then)\s+)*"
+_BE = r"(?:'m|am|are|'re)"
+_ART = r"(?:(?:a|an|the|my|our)\s+)?"
+_CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
+_NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
+_TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
+
+JOB_WORDS = (
+    "accountant actor actress administrator analyst architect artist assistant attorney auditor baker barista "
+    "barrister bartender bookkeeper builder butcher carer carpenter cashier chef chemist cleaner clerk coach "
+    "consultant cook copywriter counsellor counselor courier curator dancer data scientist dentist designer "
+    "developer diplomat director doctor driver economist editor electrician engineer entrepreneur farmer "
+    "firefighter fireman freelancer gardener geologist graphic designer hairdresser historian illustrator "
+    "instructor intern journalist judge labourer laborer lawyer lecturer librarian lifeguard machinist manager "
+    "mechanic midwife musician nanny nurse optician paralegal paramedic pharmacist photographer physician "
+    "physicist physiotherapist physio pilot plumber poet police officer policeman porter postman product manager "
+    "professor programmer psychologist receptionist reporter researcher sailor salesman saleswoman scientist "
+    "secretary senior designer social worker software engineer soldier solicitor student surgeon surveyor "
+    "tailor teacher technician therapist tour guide trader translator tutor vet veterinarian waiter waitress "
+    "web developer welder writer civil servant software developer teaching assistant ranger park ranger warden "
+    "firefighter officer postdoc lab technician engineer surveyor estate agent pharmacist optometrist zookeeper "
+    "florist baker chef sous chef housekeeper bricklayer roofer plasterer decorator cleaner delivery driver "
+    "bus driver taxi driver train driver paramedic dispatcher"
+).split(" ")
+_JOB_SINGLE = {w for w in " ".join(JOB_WORDS).split() if len(w) > 2}
+_JOB = (r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+        + r"|\w+(?:ist|ologist|ician|eer|grapher|smith|wright|monger))s?")
+_ZH_JOB = (r"[\u4e00-\u9fff]{0,6}(?:工程师|设计师|老师|教师|医生|护士|律师|会计|程序员|经理|记者|厨师|司机|研究员|"
+           r"科学家|建筑师|作家|翻译|销售|分析师|顾问|警察|演员|编辑|文案|柜员|店员|主管|总监|教授|学生|实习生|"
+           r"产品经理|运营|咨询师|药剂师|兽医|飞行员|摄影师|插画师|主播|保安|快递员|公务员|导游|消防员|自由职业者)")
+_PET = (r"(?:[a-z-]+\s+){0,2}?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|bird|fish"
+        r"|goldfish|tortoise|turtle|gecko|lizard|snake|ferret|horse|pony|retriever|terrier|labrador|poodle|beagle"
+        r"|spaniel|collie|shepherd|dachshund|pug|husky|chihuahua)s?")
+_INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electric guitar|ukulele|violin|viola|cello|double bass"
+               r"|drums|drum kit|flute|clarinet|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica"
+               r"|oboe|bassoon|french horn|tuba|recorder)")
+_DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
+_HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
+_CAR_BRANDS = (r"(?:Toyota|Honda|Tesla|Ford|BMW|Audi|Volkswagen|VW|Kia|Hyundai|Volvo|Mazda|Subaru|Nissan|Renault"
+               r"|Peugeot|Citro[eë]n|Fiat|Skoda|Škoda|Mercedes(?:-Benz)?|Porsche|Jeep|Mini|Polestar|BYD|Chevrolet|Chevy"
+               r"|Lexus|Jaguar|Land Rover|Range Rover|Suzuki|Mitsubishi|Dacia|Seat|Vauxhall|Opel|Rivian|Lucid|NIO)")
+
+
+def _en(kind: str, body: str) -> tuple[str, re.Pattern[str]]:
+    return kind, re.compile(rf"^{body}$", re.I)
+
+
+def _zh(kind: str, body: str) -> tuple[str, re.Pattern[str]]:
+    return kind, re.compile(rf"^{body}$")
+
+
+_ZADV = r"(?:现在|平时|一般|通常|每天|最近|都|只|主要|还是|一直|也|已经|目前|终于|正式|刚|刚刚|才|如今|这阵子|这段时间)*"
+_ZI = r"(?:我们|我)"
+
+# First match wins: negations and specific frames before general ones.
+_RULES: list[tuple[str, re.Pattern[str]]] = [
+    # --- negations: they close a value -----------------------------------------------------
+    _en("home_stop", rf"{_I}\s+{_HAVE}(?:moved|moved out)\s+(?:away\s+)?(?:out\s+)?of\s+(?P<v>.+?)"),
+    _en("employer_stop", rf"i\s+{_HAVE}(?:left|quit|resigned from)\s+(?:my\s+(?:job|role|position)\s+(?:at|with)\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("occupation_stop", rf"i\s*{_BE}\s+no longer\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
+    _en("occupation_stop", rf"i\s+{_HAVE}(?:quit|stopped|gave up)\s+(?:being|working as)\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
+    _en("diet_stop", rf"i\s*{_BE}\s+no longer\s+(?:a\s+)?(?P<v>{_DIET}){_TAIL}"),
+    _en("diet_stop", rf"i\s+{_HAVE}(?:stopped|quit|gave up)\s+being\s+(?:a\s+)?(?P<v>{_DIET}){_TAIL}"),
+    _en("pet_stop", rf"{_I}\s+(?:don't|do not|no longer)\s+(?:have|keep|own)\s+{_ART}(?P<v>{_PET})(?:\s+(?:any\s?more|any longer))?{_TAIL}"),
+    _en("pet_stop", rf"(?:my|our)\s+(?:[a-z]+\s+)?{_PET}\s+(?P<v>{_CAP}\w+)\s+(?:passed away|died|ran away){_TAIL}"),
+    _en("pet_stop", rf"(?:i|we)\s+(?:gave|rehomed)\s+(?:away\s+)?{_ART}(?P<v>{_PET})\s+(?:away\s+)?to\s+.+"),
+    _en("partner_stop", rf"i\s+{_HAVE}(?:broke up with|split up with|divorced|separated from|left)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("school_stop", rf"i\s+{_HAVE}(?:dropped out of|left|graduated from|finished at)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("instrument_stop", rf"i\s+{_HAVE}(?:gave up|quit|stopped playing|stopped learning|sold)\s+{_INSTRUMENT}{_TAIL}"),
+    _en("instrument_stop", rf"i\s+(?:do not|don't|no longer)\s+play\s+{_INSTRUMENT}(?:\s+any\s?more)?{_TAIL}"),
+    _en("instrument", rf"i\s+{_ADV}{_HAVE}(?:play|played|am playing|started playing|started learning|am learning"
+                      rf"|have been learning|took up|taken up|switched to|moved on to|picked up)\s+{_INSTRUMENT}{_TAIL}"),
+    # --- job and employer ------------------------------------------------------------------
+    _en("job_at", rf"i\s+{_ADV}{_HAVE}(?:work|worked|working|am working|'m working|started working|now work|been working"
+                  rf"|been freelancing|am freelancing|'m freelancing|freelance)\s+as\s+(?:a|an)?\s*(?P<role>.+?)\s+"
+                  rf"(?:at|for|with)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("occupation", rf"i\s+{_ADV}{_HAVE}(?:work|worked|working|am working|'m working|started working|now work|been working"
+                      rf"|been freelancing|am freelancing|'m freelancing|freelance|retrained|qualified)\s+as\s+(?:a|an)?\s*(?P<v>.+?)"),
+    _en("job_at", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?P<role>{_JOB})\s+(?:at|for|with|in)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("occupation", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?P<v>{_JOB})(?:\s+(?:now|these days|at the moment))?"),
+    _en("occupation", rf"i\s+{_HAVE}(?:became|become|got promoted to|was promoted to|retrained as|qualified as)\s+(?:a|an)?\s*(?P<v>{_JOB}){_TAIL}"),
+    _en("job_at", rf"(?:the|your)\s+(?:[\w-]+\s+){{0,3}}?(?P<role>{_JOB})\s+(?:from|at)\s+(?:the\s+)?(?P<v>{_NAME})"),
+    _en("employer_join", rf"{_I}\s+{_ADV}{_HAVE}(?:got|landed|accepted|took|started|begun|began)\s+(?:a\s+)?(?:new\s+)?"
+                         rf"(?:job|position|role|post|offer)\s+(?:at|with|from)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_join", rf"i\s+{_HAVE}(?:was|got|have been|'ve been)\s+hired\s+(?:by|at)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_join", rf"i\s+{_HAVE}(?:joined|started at)\s+(?P<v>{_NAME})\s+as\s+(?:a|an)?\s*(?:[\w-]+\s+){{0,3}}?{_JOB}{_TAIL}"),
+    _en("employer", rf"i\s*{_BE}\s+{_ADV}employed\s+(?:at|by)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer", rf"i\s+{_ADV}(?:work|am working|'m working)\s+(?:at|for)\s+(?P<v>{_NAME}){_TAIL}"),
+    # --- residence -------------------------------------------------------------------------
+    _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:moved|relocated)\s+(?:in)?to\s+{_ART}(?:new\s+|little\s+|tiny\s+)*"
+                     rf"{_HOME_NOUN}\s+(?:in|on)\s+(?P<v>.+?)"),
+    _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:moved|relocated)\s+(?:from\s+{_NAME}\s+)?(?:over\s+)?to\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("home", rf"{_I}\s+{_ADV}{_HAVE}(?:been\s+)?(?:live|living|lived|am living|'m living|are living|'re living"
+                rf"|reside|settled|settle)\s+(?:in|on)\s+(?P<v>.+?)"),
+    _en("home", rf"{_I}\s*(?:{_BE}|have been|'ve been)\s+{_ADV}(?:now\s+)?based\s+(?:in|out of)\s+(?P<v>.+?)"),
+    _en("home", rf"(?:my|our)\s+(?:new\s+)?(?:home|place|flat|apartment|house|base)\s+is\s+(?:now\s+)?(?:in|on)\s+(?P<v>.+?)"),
+    _en("home", rf"home\s+(?:for\s+(?:me|us)\s+)?is\s+(?:now\s+)?(?P<v>.+?)"),
+    # --- diet, pets, partner, school, car, hobby ----------------------------------------------
+    _en("diet", rf"i\s*{_BE}\s+{_ADV}(?:now\s+|fully\s+|strictly\s+|mostly\s+|a\s+)*(?P<v>{_DIET}){_TAIL}"),
+    _en("diet", rf"i\s+{_ADV}{_HAVE}(?:went|gone|turned|become|became|started)\s+(?:fully\s+)?(?P<v>{_DIET}){_TAIL}"),
+    _en("diet", rf"(?:i\s+)?{_HAVE}(?:started|began|am doing|'m doing|do|follow|am on|'m on)\s+(?:a\s+)?(?P<v>{_DIET})(?:\s+diet)?{_TAIL}"),
+    _en("pet", rf"{_I}\s+{_ADV}{_HAVE}(?:have|got|adopted|own|keep|rescued|bought)\s+{_ART}(?P<kind>{_PET})\s+"
+               rf"(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("pet", rf"(?:my|our)\s+(?:new\s+)?(?P<kind>{_PET})\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("pet", rf"(?:and\s+)?(?:i|we)?\s*{_HAVE}(?:got|adopted|rescued)\s+{_ART}(?P<kind>{_PET})\s+(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"(?:my|our)\s+(?:new\s+)?(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse|other half)"
+                   rf"(?:'s name)?\s+(?:is\s+)?(?:called\s+|named\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"i\s*{_BE}\s+{_ADV}(?:married to|dating|engaged to|seeing|with)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"i\s+{_HAVE}(?:married|started dating|got engaged to)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("school", rf"i\s+{_ADV}{_HAVE}(?:study|studied|studying|am studying|'m studying|started studying|enrolled"
+                  rf"|transferred|transferred my studies|am enrolled|'m enrolled)\s+(?:\w+\s+){{0,4}}?(?:at|to)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("school", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?student\s+at\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("school", rf"i\s*{_BE}\s+{_ADV}enrolled\s+at\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("school", rf"i\s*{_BE}\s+doing\s+(?:a|an)\s+(?:[\w-]+\s+){{0,3}}(?:at|with)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("car", rf"i\s+{_ADV}{_HAVE}(?:drive|am driving|'m driving|drove|bought|got|leased|own)\s+(?:a|an)\s+(?:new\s+|used\s+|\d{{4}}\s+|[a-z]+\s+){{0,3}}"
+               rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
+    _en("car", rf"(?:my|our)\s+(?:new\s+)?car\s+is\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
+    _en("drink", rf"(?P<v>[\w -]{{2,40}}?)\s+is\s+(?:my|our)\s+(?:go-to|usual|favourite|favorite)(?:\s+(?:drink|order|coffee|tea))?{_TAIL}"),
+    _en("hobby", rf"(?P<v>[\w -]{{2,30}}?)\s+is\s+my\s+(?:thing|passion|hobby|jam|happy place){_TAIL}"),
+    _en("car", rf"(?:i\s+)?{_HAVE}(?:traded|swapped|exchanged|part-exchanged)\s+.+?\s+(?:in\s+)?for\s+(?:a|an)\s+(?:new\s+|used\s+)?"
+               rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
+    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?P<v>[a-z][\w -]{{2,40}}?)"
+                 rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
+    _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
+    # --- Chinese ----------------------------------------------------------------------------
+    _zh("home_stop", rf"{_ZI}{_ZADV}(?:从(?P<v>.+?)搬走了?|搬离了?(?P<v2>.+?))"),
+    _zh("employer_stop", rf"我{_ZADV}(?:从(?P<v>.+?)(?:离职|辞职)了?|辞掉了(?P<v2>.+?)的工作)"),
+    _zh("diet_stop", rf"我{_ZADV}(?:不再吃素|不吃素了|又开始吃肉了?|开始吃肉了?)"),
+    _zh("pet_stop", rf"我{_ZADV}(?:不再养|没有再养|已经不养)(?P<v>.+?)了?"),
+    _zh("pet_stop", rf"(?:把|将)(?P<v>.{{1,6}}?)(?:送人了|送给了.+|送走了)"),
+    _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>.{{1,6}}?)(?:分手了|离婚了|分开了)"),
+    _zh("job_at", rf"{_ZI}{_ZADV}在(?P<v>.{{2,20}}?)(?:当|做|担任|干)(?P<role>.{{1,12}}?)了?"),
+    _zh("employer_join", rf"我{_ZADV}(?:跳槽到了?|跳槽去了?|换到|转到|调到|跳到|入职了?|加入了?)(?P<v>.+?)(?:工作|上班)?了?"),
+    _zh("employer", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习)了?"),
+    _zh("occupation", rf"我{_ZADV}(?:是一名|是一个|是位|是个|当了|做了|成了|成为了|转行做|改行做|做|当|是)(?P<v>{_ZH_JOB})了?"),
+    _zh("home_move", rf"{_ZI}{_ZADV}(?:搬到了|搬到|搬去了|搬去|搬家到了|搬家到|搬来了|搬来|搬进了|搬进)(?P<v>.+?)(?:住)?了?"),
+    _zh("home", rf"{_ZI}{_ZADV}(?:住在|居住在|生活在|定居在|定居|落户)(?P<v>.+?)"),
+    _zh("home", rf"{_ZI}{_ZADV}(?:在(?P<v>.{{2,12}}?)(?:租了|买了)(?:个|一个|一套|套)?(?:小)?(?:房子|公寓|房))"),
+    _zh("diet", rf"我{_ZADV}(?:开始)?(?:吃素|是素食者|是素食主义者|是纯素食者|吃纯素)了?"),
+    _zh("diet", rf"我{_ZADV}(?:在做|在吃|开始做|开始吃|改成|改吃|在坚持)(?P<v>.{{1,8}}?饮食)(?:[，,].*)?"),
+    _zh("instrument_stop", rf"我?{_ZADV}(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶)(?:不学了|不弹了|不练了|放弃了).*"),
+    _zh("instrument", rf"我{_ZADV}(?:在学|开始学|改学|学|弹|拉|练)(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶).*"),
+    _zh("pet", rf"我(?:家|们家)?的?(?P<kind>[\u4e00-\u9fff]{{0,3}}?(?:猫|狗|兔子|鹦鹉|仓鼠|乌龟))(?P<v>[\u4e00-\u9fff]{{2}})(?:正|在|又|总|今天|每天|特别|很|最|就|刚|也|还).*"),
+    _zh("pet", rf"{_ZI}(?:家)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?P<kind>.{{1,4}}?)(?:，|,)?(?:叫|名叫|名字叫)(?P<v>.+?)"),
+    _zh("pet", rf"{_ZI}(?:家)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
+    _zh("partner", rf"我(?:的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
+    _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
+    _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
+    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开)(?P<v>.{{2,20}}?)"),
+    _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学)(?P<v>.+?)"),
+]
+
+_TRAIL_EN = re.compile(
+    r"\s+(?:now|nowadays|these days|at the moment|right now|instead|too|as well|again|already|anymore|any more"
+    r"|full[- ]time|part[- ]time|since .+|for (?:about |over |nearly |almost )?(?:\d+|a|an|one|two|three|four|five"
+    r"|six|seven|eight|nine|ten|a few|several|many) (?:days?|weeks?|months?|years?).*|last .+|this .+|next .+"
+    r"|a few .+|ago|with .+|because .+|so .+|after .+|before .+|which .+|where .+|who .+|but .+|instead of .+)$", re.I)
+_TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上班|一直|现在|目前)+$")
+_LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|家|所|个)")
+_LEAD_EN = re.compile(r"^(?:a|an|the|my|our|some)\s+", re.I)
+_NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",
+               "town", "the city", "a lot", "it all", "everything", "nothing", "这里", "那里", "这儿", "那儿", "家"}
+
+
+def _clean(value: str, lang: str) -> str:
+    value = value.strip(" \t.,!;:'\"。！，；：、")
+    if lang == "en":
+        previous = None
+        while previous != value:
+            previous, value = value, _TRAIL_EN.sub("", value).strip(" ,")
+        value = _LEAD_EN.sub("", value)
+    else:
+        value = _TRAIL_ZH.sub("", _LEAD_ZH.sub("", value))
+    return value.strip(" \t.,!;:'\"。！，；：、")
+
+
+def resolve(clause: str) -> list[AttributeFact]:
+    """The attribute facts a first-person clause states (empty when it states none we know)."""
+    body = clause.strip().rstrip(".!。！")
+    lang = "zh" if re.search(r"[\u4e00-\u9fff]", body) else "en"
+    for kind, pattern in _RULES:
+        if (lang == "zh") != (pattern.flags & re.I == 0):
+            continue
+        m = pattern.match(body)
+        if not m:
+            continue
+        groups = m.groupdict()
+        raw = groups.get("v") or groups.get("v2") or ""
+        if kind == "diet_stop" and not raw:
+            raw = "吃素"
+        if kind == "diet" and not raw and lang == "zh":
+            raw = "吃素"
+        value = _clean(raw, lang)
+        if not value or value.lower() in _NOT_VALUES or len(value) > 80:
+            continue
+        facts = []
+        if kind == "job_at" and re.search(r"student|学生|研究生|本科生|博士生", groups.get("role") or ""):
+            return [AttributeFact("school", value)]
+        if kind == "job_at":
+            role = _clean(groups.get("role") or "", lang)
+            if role and role.lower() not in _NOT_VALUES:
+                facts.append(AttributeFact("occupation", role))
+            facts.append(AttributeFact("employer", value))
+            return facts
+        if kind == "pet" and groups.get("kind"):
+            return [AttributeFact("pet", value, _clean(groups["kind"], lang))]
+        return [AttributeFact(kind, value)]
+    return []
+
+
+# --- which attributes a first-person statement is about (for ranking, not for values) ----------------
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
+_NEGATION = re.compile(
+    r"\b(?:no longer|not any ?more|any ?more|gave up|give up|quit|stopped|sold|got rid of|no more|passed away|died"
+    r"|moved out|broke up|split up|left my|dropped out|don't have|do not have|haven't got|cut out)\b"
+    r"|不再|没有了|放弃|卖了|送人|搬走|离职|辞职|分手|离婚|戒了|去世|不学了|不.{0,3}了$", re.I)
+# Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
+# the latest such clause about an attribute answers "what … now".
+_STATEMENT_CUES: dict[str, tuple[str, str]] = {
+    "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
+                      r"|home (?:is|for me))\b",
+                      r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房"),
+    "employer": (r"\b(?:work(?:ing|s|ed)? (?:at|for|in)|job (?:at|with)|joined|hired|employed|started at|contract with"
+                 r"|position (?:at|with)|role (?:at|with)|company went)\b",
+                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司"),
+    "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
+                   r"|career as|job is|role is)\b",
+                   r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了"),
+    "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
+             r"吃素|素食|饮食|吃肉|不吃|开始吃"),
+    "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|coffee|tea|latte|cappuccino"
+                         r"|espresso|americano|matcha)\b",
+                         r"喝|改喝|咖啡|奶茶|气泡水"),
+    "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)"
+                r"|broke up|divorced)\b",
+                r"嫁给|娶了|结婚|离婚|分手|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人"),
+    "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
+            r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
+            r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
+            r"|passed away|rehomed)\b",
+            r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
+    "school": (r"\b(?:study(?:ing)? at|studies at|student at|enrolled|transferred|accepted (?:to|at|into)|started (?:uni|college)"
+               r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba))\b",
+               r"读书|上学|在读|读研|读博|转学|考上|考进"),
+    "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
+            r"开一辆|开的是|买了一辆|换了一辆|我的车"),
+    "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
+                   r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b",
+                   r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
+    "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
+              r"爱好|迷上|喜欢上|业余时间|闲下来"),
+}
+_CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
+_CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
+
+
+def statement_topics(text: str) -> list[tuple[str, bool]]:
+    """The attributes a first-person statement speaks about, each with whether it only negates ("no longer …").
+
+    Read clause by clause: "I quit, now I freelance as a writer" states an occupation, it does not only
+    negate one. It decides which of the user's own words a state question looks at (the latest statement
+    about the attribute answers it), not what the value is."""
+    if not text or not _FIRST_PERSON.search(text):
+        return []
+    found: dict[str, bool] = {}
+    for clause in _CLAUSE.split(text):
+        if not clause.strip():
+            continue
+        negated = bool(_NEGATION.search(clause))
+        for name, (en, zh) in _CUE_PATTERNS.items():
+            if en.search(clause) or zh.search(clause):
+                found[name] = found.get(name, True) and negated
+    return list(found.items())
