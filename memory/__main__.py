@@ -161,6 +161,8 @@ def _read_batch(path: str) -> list[dict]:
 
 
 def cmd_recall(args) -> int:
+    from .temporal import state_label
+
     if args.batch:
         queries = _read_batch(args.batch)
         with _open(args, writes=False) as eng:
@@ -187,7 +189,7 @@ def cmd_recall(args) -> int:
             where += f":{src.lines[0]}-{src.lines[1]}"
         if src.message_id:
             where += f" #{src.message_id}"
-        state = "valid" if rec.valid else f"superseded by {u.superseded_by}"
+        state = state_label(u, result.as_of, valid=rec.valid)
         print(f"{number:2}. [{u.type}] {u.content}\n    id {u.id} · score {rec.score} · {state} · "
               f"from {iso(u.valid_from)} · {src.kind} {where}")
     return 0

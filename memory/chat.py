@@ -21,6 +21,7 @@ from .extract import compress
 from .model import MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
 from .profile import WINDOW_TURNS, compile_prefix, derive_tags, features_for_turn
 from .changes import Changes, NewMemory
+from .temporal import state_label
 
 if TYPE_CHECKING:
     from .engram import Engram
@@ -360,18 +361,18 @@ def offline_reply(recall: RecallResult | None, reason: str, *, partial: bool = F
             lines.append("I'm not confident any of these answers your question — tell me more?\n\n")
         lines.append("Here is what I remember that looks relevant:\n\n")
         for rec in results[:6]:
-            lines.append(f"- {describe(rec)}\n")
+            lines.append(f"- {describe(rec, recall.as_of)}\n")
     lines.append(f"\n{how_to_start_ollama().strip()}\n")
     return "".join(lines)
 
 
-def describe(rec: Recollection) -> str:
+def describe(rec: Recollection, as_of: datetime) -> str:
     """One line for a memory: citation, content, validity, source."""
     unit, src = rec.unit, rec.provenance
     where = src.ref or "?"
     if src.lines:
         where += f" lines {src.lines[0]}–{src.lines[1]}"
-    state = "current" if rec.valid else f"superseded by [m:{unit.superseded_by}]"
+    state = "current" if rec.valid else state_label(unit, as_of, valid=False)
     kind = {"note": "note ", "chat": "chat session "}.get(src.kind, f"{src.kind} ")
     content = compress(unit.content)
     return f"[m:{unit.id}] {content} — {state}, since {iso(unit.valid_from)[:10]}; source: {kind}{where}"

@@ -128,7 +128,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "school",
         cues_en=_words("study studying school university college uni student enrolled degree course"),
-        cues_zh=_words("读书 上学 学校 大学 学院 念书 读研 读博 专业"),
+        cues_zh=_words("读书 上学 学校 大学 学院 念书 读研 读博 专业 在哪里学 在哪学 在哪儿学 哪里上课"),
         templates={
             "school": Template("User studies at {v}.", "用户在{v}读书。"),
             "school_stop": Template("User no longer studies at {v}.", "用户不再在{v}读书。", closes=True),

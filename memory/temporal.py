@@ -137,6 +137,21 @@ def correct(old: MemoryUnit, new_id: int | None, at: datetime) -> MemoryUnit:
     return replace(old, superseded_at=ensure_utc(at), superseded_by=new_id)
 
 
+def state_label(unit: MemoryUnit, as_of: datetime, *, valid: bool) -> str:
+    """How a memory stands at `as_of`, in words: valid, corrected, history (with its interval), or not yet."""
+    if valid:
+        return "valid"
+    successor = f" by m:{unit.superseded_by}" if unit.superseded_by is not None else ""
+    if unit.superseded_at is not None and unit.superseded_at <= ensure_utc(as_of):
+        return f"corrected{successor}"
+    if unit.valid_from > ensure_utc(as_of):
+        return f"not yet (from {unit.valid_from:%Y-%m-%d})"
+    if unit.valid_until is not None:
+        then = f", then m:{unit.superseded_by}" if unit.superseded_by is not None else ""
+        return f"history ({unit.valid_from:%Y-%m-%d} to {unit.valid_until:%Y-%m-%d}{then})"
+    return "not valid"
+
+
 @dataclass
 class Placement:
     """Where a new slot value goes in the slot's timeline (entries are the caller's handles)."""

@@ -74,7 +74,7 @@ def test_model_failures_end_in_offline_recall_mode(eng, fake_ollama, mode):
     reply = "".join(prepared.stream())
     assert prepared.outcome.offline and OFFLINE_HEADER in reply and "ollama serve" in reply
     assert reply.index("oat latte") < reply.index("Americano")
-    assert "superseded by" in reply.split("Americano")[0].rsplit("\n", 1)[-1] + reply.split("Americano")[1].split("\n")[0]
+    assert "history (2026-03-02 to 2026-05-03, then m:" in reply.split("Americano")[0].rsplit("\n", 1)[-1] + reply.split("Americano")[1].split("\n")[0]
     user_turns = [t for t in chat.session_turns("s1") if t.role == "user"]
     assert user_turns and user_turns[-1].content == "what do I drink?"
 

@@ -147,6 +147,15 @@ def test_future_dates_are_ignored_and_updated_is_not_before_created():
     assert t.updated == d("2023-05-05")
 
 
+def test_a_note_is_created_no_later_than_its_frontmatter_says_it_was_updated():
+    """Only an `updated` date in frontmatter, file (or git) times later: the note existed by `updated`."""
+    t = note_time("About.md", mtime=d("2026-11-29"), frontmatter={"updated": "2026-04-15"}, now=NOW)
+    assert (t.created, t.updated) == (d("2026-04-15"), d("2026-04-15"))
+    assert t.created_by.startswith("frontmatter updated")
+    daily = note_time("2021-03-04.md", mtime=NOW, frontmatter={"updated": "2020-01-01"}, now=NOW)
+    assert daily.created == d("2021-03-04")  # a stronger created date stands
+
+
 def test_trusted_mtime_and_birth_time():
     t = note_time("n.md", mtime=d("2024-02-02"), birthtime=d("2023-01-01"), now=NOW)
     assert (t.created_by, t.updated_by) == ("file birth time", "file mtime")

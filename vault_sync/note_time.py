@@ -432,6 +432,8 @@ def note_time(rel_path: str, *, mtime: datetime, frontmatter: Mapping[str, Any] 
     ]
     created, created_by = next(((t, why) for t, why in created_evidence if t is not None and t <= now),
                                (mtime, "file mtime (bulk copy)"))
+    if "updated" in fm and fm["updated"][0] < created and not created_by.startswith(("frontmatter", "daily", "file name")):
+        created, created_by = fm["updated"][0], f"frontmatter {fm['updated'][1]} (created no later)"
     updated_evidence: list[tuple[datetime | None, str]] = [
         (fm["updated"][0] if "updated" in fm else None, f"frontmatter {fm['updated'][1]}" if "updated" in fm else ""),
         (git.updated(rel_path) if git else None, "git"),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import re
 import threading
 import time
@@ -12,9 +13,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
 
+import duckdb
+
 from memory.changes import Changes, NewMemory, NewSource, NoteLinks, SourceTags
 from memory.clock import ensure_utc, to_epoch, utc_now
 from memory.engram import Engram
+from memory.errors import EngramError
 from memory.graph import source_node
 from memory.model import Event, ExtractedEntity, MemoryUnit, Source
 from memory.write_path import WriteReport
@@ -28,6 +32,7 @@ from .scan import (
     scan_vault, stat_file,
 )
 
+log = logging.getLogger(__name__)
 MARKDOWN_NOISE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+(?:\[.\][ \t]+)?|\d+[.)][ \t]+|>[ \t]*(?:\[![^\]\n]*\][ \t]*)?)", re.M)
 CHUNK_CHARS = 800  # all-MiniLM-L6-v2 reads 256 word pieces; ~800 characters fit
 NER_BULK_LIMIT = 200  # passes over more notes than this skip spaCy's statistical NER (see VaultIndexer)
@@ -198,8 +203,16 @@ class VaultIndexer:
             else:
                 titles_changed |= current is None or current.deleted
                 report.reopened += bool(current and current.deleted)
-                self._index_note(file, note, current, report)
-                report.indexed += 1
+                try:
+                    self._index_note(file, note, current, report)
+                except (EngramError, duckdb.Error, OSError):
+                    raise  # the store or the disk, not this note: stop and say so
+                except Exception as exc:  # a fault in reading this one note must not stop the others
+                    log.exception("could not index %s", file.rel_path)
+                    report.skipped.append((self.ref(file.rel_path), f"could not be indexed ({type(exc).__name__}); "
+                                           "the other notes were, and this one is retried on the next sync"))
+                else:
+                    report.indexed += 1
             if progress:
                 progress(number, len(changed))
         for ref in sorted(missing):
@@ -275,7 +288,7 @@ class VaultIndexer:
         if not keywords_only:
             self._dated_facts(parsed, when, written, source_id, kept, changes, report,
                               [title_entity, *alias_entities])
-        retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions}
+        retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions if isinstance(s.old, int)}
         for memory_id in sorted(retired):  # its text is gone from the note
             if kept_kind[memory_id] == "chunk":
                 changes.update(memory_id, valid_until=written)  # the note said it until this edit

@@ -173,8 +173,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("partner", rf"我(?:的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
+    _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?(?:大学|学院|学校|夜校|中学|小学))(?:的.{{1,8}}?)?(?:学习|学|上课|进修|读).*"),
     _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开)(?P<v>.{{2,20}}?)"),
-    _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学)(?P<v>.+?)"),
+    _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学(?![校院堂生]))(?P<v>.+?)"),
 ]
 
 _TRAIL_EN = re.compile(
@@ -182,7 +183,8 @@ _TRAIL_EN = re.compile(
     r"|full[- ]time|part[- ]time|since .+|for (?:about |over |nearly |almost )?(?:\d+|a|an|one|two|three|four|five"
     r"|six|seven|eight|nine|ten|a few|several|many) (?:days?|weeks?|months?|years?).*|last .+|this .+|next .+"
     r"|a few .+|ago|with .+|because .+|so .+|after .+|before .+|which .+|where .+|who .+|but .+|instead of .+)$", re.I)
-_TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上班|一直|现在|目前)+$")
+_TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上班|一直|现在|目前"
+                       r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍))+$")
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|家|所|个)")
 _LEAD_EN = re.compile(r"^(?:a|an|the|my|our|some)\s+", re.I)
 _NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",
@@ -269,7 +271,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
     "school": (r"\b(?:study(?:ing)? at|studies at|student at|enrolled|transferred|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba))\b",
-               r"读书|上学|在读|读研|读博|转学|考上|考进"),
+               r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
             r"开一辆|开的是|买了一辆|换了一辆|我的车"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"

@@ -510,7 +510,9 @@ def _without_dates(clause: str, at: datetime | None) -> str:
     if not mentions:
         return clause
     for mention in reversed(mentions):
-        clause = clause[: mention.start] + " " + clause[mention.end :]
+        before, after = clause[: mention.start], clause[mention.end :]
+        han_join = HAN_CHAR.match(before[-1:] or "a") or HAN_CHAR.match(after[:1] or "a")
+        clause = before + ("" if han_join else " ") + after
     clause = " ".join(clause.split())
     return _DANGLING.sub("", clause).strip(" ,，")
 
