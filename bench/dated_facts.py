@@ -27,15 +27,15 @@ from memory.when import find_dates, may_hold_dates  # noqa: E402
 from vault_sync.dated_facts import dated_statements  # noqa: E402
 from vault_sync.note_time import VaultClock  # noqa: E402
 from vault_sync.parse import parse_note  # noqa: E402
-from vault_sync.scan import is_hidden_or_temp  # noqa: E402
+from vault_sync.scan import is_ignored  # noqa: E402
 
 
 
 def notes_of(vault: Path) -> list[Path]:
     found = []
     for folder, dirs, files in os.walk(vault):
-        dirs[:] = sorted(d for d in dirs if not is_hidden_or_temp(d))
-        found += [Path(folder) / f for f in sorted(files) if f.lower().endswith(".md") and not is_hidden_or_temp(f)]
+        dirs[:] = sorted(d for d in dirs if not is_ignored(d))
+        found += [Path(folder) / f for f in sorted(files) if f.lower().endswith(".md") and not is_ignored(f)]
     return found
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Callable
 
 from .clock import ensure_utc, from_epoch, to_epoch, utc_now
@@ -16,6 +16,7 @@ from .model import MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_weight, true_at
+from .when import QueryTime, question_time
 
 CANDIDATES = 100  # per retriever
 VECTOR_WEIGHT = 0.5  # fused = bm25/max(bm25) + 0.5 × min-max cosine (bench/locomo.py beat RRF with it)
@@ -33,6 +34,7 @@ FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}  # "what did I use to drink"
 PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
 HISTORY_DISCOUNT = 0.2
+QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (writer.topic_tokens)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
@@ -75,11 +77,16 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                       include_archived=include_archived,
                       recorded_by=to_epoch(recorded_by) if recorded_by else None)
     keep = index.mask(filters)
+    asked = question_time(query, as_of)
+    then = _asked_moment(asked, as_of)
+    if then is not None:  # what was true in the asked period is searched too, not only what is true now
+        keep = keep | index.mask(replace(filters, as_of=to_epoch(then)))
     terms = tokenize_for_search(query)
     candidates: dict[int, Candidate] = {}
 
-    history = _rule_slots(parts, query, terms, as_of, recorded_by, keep, candidates)
-    _rule_ids(index, terms, keep, candidates)
+    history = _rule_slots(parts, query, terms, then or as_of, recorded_by, keep, candidates)
+    date_words = set(tokenize_for_search(asked.words)) if asked else set()
+    _rule_ids(index, [t for t in terms if t not in date_words], keep, candidates)  # "2024" is a year, not an id
     _rule_names(parts, query, as_of, candidates)
     query_vector = parts.embedder.embed([query])[0]
     keyword_hits = index.bm25(terms, keep, CANDIDATES)
@@ -96,7 +103,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         cand.cosine = similarity
         cand.why.append(f"meaning (cosine {similarity:.2f})")
 
-    ranked = _rerank(index, candidates, as_of)
+    ranked = _rerank(index, candidates, then or as_of, asked)
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
     top = _collapse_turns(index, ranked)[:k]
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
@@ -127,7 +134,8 @@ def _rule_slots(parts: RecallParts, query, terms, as_of, recorded_by, keep, cand
         values = [u for u in parts.store.slot_history("user", attribute)
                   if not u.archived and parts.index.has(u.id) and not (recorded_by and u.recorded_at > recorded_by)]
         held = [u for u in values if u.valid_from <= as_of and u.superseded_at is None]
-        said = _topical_turns(parts.index, attribute, keep)  # (valid_from, memory id, negated), oldest first
+        said = [entry for entry in _topical_turns(parts.index, attribute, keep)  # (valid_from, id, negated)
+                if entry[0] <= to_epoch(as_of)]
         events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
         stated = {parts.index.turn_and_event(u.id)[1] for u in held}
         said = [entry for entry in said if parts.index.turn_and_event(entry[1])[1] not in stated]  # said once
@@ -217,7 +225,15 @@ def _rule_names(parts: RecallParts, query, as_of, candidates) -> None:
 
 
 # ----------------------------------------------------- stage 3: rerank, graph hop
-def _rerank(index: HybridIndex, candidates: dict[int, Candidate], as_of: datetime) -> list[Candidate]:
+def _asked_moment(asked: QueryTime | None, as_of: datetime) -> datetime | None:
+    """The moment a question about a past period looks at: the period's last instant (None if not past)."""
+    if asked is None or asked.end is None or asked.end > as_of:
+        return None
+    return asked.end - timedelta(microseconds=1)
+
+
+def _rerank(index: HybridIndex, candidates: dict[int, Candidate], as_of: datetime,
+            asked: QueryTime | None = None) -> list[Candidate]:
     for cand in candidates.values():
         attrs = index.attrs(cand.memory_id)
         if attrs is None:
@@ -225,7 +241,23 @@ def _rerank(index: HybridIndex, candidates: dict[int, Candidate], as_of: datetim
             continue
         relevance, valid_from = attrs
         cand.score *= relevance * recency_weight(from_epoch(valid_from), as_of)
+        if asked is not None and _in_period(index.interval(cand.memory_id), asked):
+            cand.score *= QUESTION_TIME_BOOST
+            cand.why.append(f"of the time asked about ({asked.words})")
     return sorted((c for c in candidates.values() if c.score > 0), key=lambda c: -c.score)
+
+
+def _in_period(interval: tuple[float, float] | None, asked: QueryTime) -> bool:
+    """A memory is of the asked period when it began in it, or when its closed interval meets it.
+    An open-ended memory that began before the period says nothing about it in particular."""
+    if interval is None:
+        return False
+    start = to_epoch(asked.start) if asked.start is not None else float("-inf")
+    end = to_epoch(asked.end) if asked.end is not None else float("inf")
+    valid_from, valid_until = interval
+    if start <= valid_from < end:
+        return True
+    return valid_until != float("inf") and valid_from < end and valid_until > start
 
 
 def _graph_hop(graph, ranked: list[Candidate], as_of: datetime, filters: Filters) -> list[Candidate]:

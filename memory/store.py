@@ -132,11 +132,21 @@ def m004_lookup_indexes(conn: duckdb.DuckDBPyConnection) -> None:
         conn.execute(f"CREATE INDEX idx_{table}_{column} ON {table} ({column})")
 
 
+def m005_chinese_character_tokens(conn: duckdb.DuckDBPyConnection) -> None:
+    """Chinese search tokens gain their characters (see search_tokens._chinese_tokens)."""
+    from .extract.search_tokens import with_han_characters
+
+    rows = conn.execute("SELECT id, tokens FROM memories WHERE regexp_matches(tokens, '[\u4e00-\u9fff]')").fetchall()
+    for memory_id, tokens in rows:
+        conn.execute("UPDATE memories SET tokens = ? WHERE id = ?", [" ".join(with_han_characters(tokens.split())), memory_id])
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
     ("m003_vault_notes", m003_vault_notes),
     ("m004_lookup_indexes", m004_lookup_indexes),
+    ("m005_chinese_character_tokens", m005_chinese_character_tokens),
 ]
 
 

@@ -133,3 +133,26 @@ def test_store_survives_reopen_with_index_rebuilt(tmp_path):
     second = open_engram(tmp_path / "h")
     assert "Lisbon" in second.recall("where do I live").results[0].unit.content
     second.close()
+
+
+def test_time_in_the_question_answers_for_that_time(eng):
+    eng.remember("I live in York, near the Minster.", at=at("2024-05-01T09:00:00"), session_id="a")
+    eng.remember("We finally moved into the flat in Leeds two weeks ago!", at=at("2024-06-20T09:00:00"), session_id="b")
+    may = eng.recall("where did I live in May 2024", k=3).results
+    assert "York" in may[0].unit.content and any("May 2024" in why for why in may[0].why)
+    assert "Leeds" in eng.recall("where did I live in July 2024", k=3).results[0].unit.content
+    assert "Leeds" in eng.recall("where do I live", k=3).results[0].unit.content
+
+
+@pytest.mark.parametrize("turns, query, as_of, expected", [
+    ([("Went hiking in the Dales with Priya.", "2025-03-08"), ("Went hiking in Snowdonia with Tom.", "2025-07-08"),
+      ("Hiking plans for autumn: maybe the Lakes.", "2025-09-08")],
+     "who did I go hiking with last March", "2026-01-10", "Priya"),
+    ([("周日和老王去爬了泰山。", "2025-02-16"), ("周六和小李去爬了香山。", "2025-03-08"),
+      ("下次想去爬黄山。", "2025-03-12")],
+     "上周我和谁去爬山了", "2025-03-12T20:00:00", "小李"),
+], ids=["english", "chinese"])
+def test_a_period_in_the_question_ranks_memories_of_that_period_first(eng, turns, query, as_of, expected):
+    for n, (text, day) in enumerate(turns):
+        eng.remember(text, at=at(f"{day}T10:00:00"), session_id=f"s{n}")
+    assert expected in eng.recall(query, as_of=at(as_of), k=3).results[0].unit.content

@@ -56,3 +56,23 @@ def test_second_process_gets_a_clear_message(tmp_path):
         assert str(path) in str(err.value) and "another Engram process" in str(err.value)
     finally:
         holder.communicate("\n", timeout=30)
+
+
+def test_chinese_tokens_stored_before_m005_gain_their_characters(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("周六和小李去爬了香山。", at=at("2025-03-08T10:00:00"))
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    old = "周六 小 李去 爬 香山"  # what jieba alone gave
+    store.execute("UPDATE memories SET tokens = ?", [old])
+    store.execute("DELETE FROM migrations WHERE name = 'm005_chinese_character_tokens'")
+    store.close()
+    eng = open_engram(tmp_path)
+    try:
+        tokens = eng.store.query("SELECT tokens FROM memories")[0][0].split()
+        assert tokens[:5] == old.split() and {"香", "山", "周", "李"} <= set(tokens)
+        assert "香山" in eng.recall("我和谁去爬山了", as_of=at("2025-03-09T00:00:00")).results[0].unit.content
+    finally:
+        eng.close()

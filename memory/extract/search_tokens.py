@@ -10,7 +10,7 @@ import snowballstemmer
 
 from .han import HAN, HAN_CHAR, jieba_module
 
-__all__ = ["tokenize_for_search"]
+__all__ = ["tokenize_for_search", "with_han_characters"]
 
 _SEARCH_TOKEN = re.compile(
     rf"[^\W_{HAN}]+(?:(?:[-_./@]|(?<=\d),(?=\d{{3}}))[^\W_{HAN}]+)*|[{HAN}]+"
@@ -60,10 +60,18 @@ def _word_tokens(token: str) -> Iterator[str]:
 
 
 def _chinese_tokens(run: str) -> Iterator[str]:
-    """jieba search-mode words of a Han run, without stop words."""
+    """jieba search-mode words of a Han run without stop words, then each content character once.
+
+    The characters let a word meet its variants: 爬山 (a question) and 爬了香山 (what was said) share 爬
+    and 山 though jieba cuts them apart; being common, single characters weigh little in BM25."""
+    chars: dict[str, None] = {}
     for word in jieba_module().lcut_for_search(run):
-        if word not in _ZH_STOP:
-            yield word
+        if word in _ZH_STOP:
+            continue
+        yield word
+        if len(word) > 1:
+            chars.update((c, None) for c in word if c not in _ZH_STOP)
+    yield from chars
 
 
 def tokenize_for_search(text: str) -> list[str]:
@@ -76,3 +84,13 @@ def tokenize_for_search(text: str) -> list[str]:
         else:
             tokens.extend(_word_tokens(token))
     return tokens
+
+
+def with_han_characters(tokens: list[str]) -> list[str]:
+    """Tokens stored before Chinese words brought their characters along, brought up to date (idempotent)."""
+    present = set(tokens)
+    extra: dict[str, None] = {}
+    for token in tokens:
+        if len(token) > 1 and HAN_CHAR.match(token):
+            extra.update((c, None) for c in token if HAN_CHAR.match(c) and c not in _ZH_STOP and c not in present)
+    return tokens + list(extra)
