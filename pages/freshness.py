@@ -8,25 +8,16 @@ import pandas as pd
 import streamlit as st
 
 from memory import EngramError
-from memory.health import FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, purgeable_ids, recall_series
+from memory.health import (
+    FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, latency_label, megabytes, purgeable_ids, recall_series,
+)
 from memory.timeline import expiring_soon
 from pages import common
+from ui import shell
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 EXPIRING_WITHIN = timedelta(days=7)
-
-
-def size_label(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} B"
-
-
-def latency_label(p50, p95) -> str:
-    if p50 is None:
-        return "—"
-    return f"{p50:.0f} / {p95:.0f} ms" if p50 >= 10 else f"{p50:.1f} / {p95:.1f} ms"
 
 
 def ratio_metric(column, label: str, value, threshold: float, help_text: str) -> None:
@@ -115,7 +106,7 @@ for column, (label, key) in zip(counts, [("Valid", "valid"), ("Superseded", "sup
                                          ("Chat turns", "chat_turns")]):
     column.metric(label, f"{health[key]:,}")
 st.caption(f"{health['memories']:,} memories (chat turns counted apart) · {health['sources']:,} sources · "
-           f"{health['entities']:,} entities · database {size_label(health['db_bytes'])} · "
+           f"{health['entities']:,} entities · database {megabytes(health['db_bytes'])} · "
            f"embedder {health['embedder']}")
 
 left, right = st.columns(2, gap="large")

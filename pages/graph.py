@@ -14,6 +14,9 @@ from memory.graph_view import (
     source_memories, tag_nodes,
 )
 from pages import common
+from ui import shell
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 MAX_NODES = 300
 DEFAULT_NODES = 150

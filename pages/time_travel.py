@@ -12,6 +12,9 @@ from memory.clock import ensure_utc, utc_now
 from memory.temporal import true_at
 from memory.timeline import diff, valid_at
 from pages import common
+from ui import shell
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 RESULTS = 30
 RESULTS_FOR_QUERY = 10  # recall ranks by relevance: the top few answer the question
