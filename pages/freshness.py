@@ -18,6 +18,7 @@ from ui import shell
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 EXPIRING_WITHIN = timedelta(days=7)
+DAY_AXIS = "%d %b"  # time axes read in days ("12 May"), never in seconds or milliseconds
 
 
 def ratio_metric(column, label: str, value, threshold: float, help_text: str) -> None:
@@ -118,8 +119,9 @@ with left:
         st.caption("No memories yet.")
     else:
         frame["at"] = pd.to_datetime(frame["at"], utc=True)
+        window = [series[0]["at"], series[-1]["at"]]  # the whole 90 days, even when one point has memories
         line = alt.Chart(frame).mark_line(point=True).encode(
-            x=alt.X("at:T", title=None), y=alt.Y("freshness:Q", title="freshness", axis=alt.Axis(format="%"),
+            x=alt.X("at:T", title=None, scale=alt.Scale(domain=window), axis=alt.Axis(format=DAY_AXIS)), y=alt.Y("freshness:Q", title="freshness", axis=alt.Axis(format="%"),
                                                  scale=alt.Scale(domain=[0, 1])),
             tooltip=[alt.Tooltip("at:T", format="%Y-%m-%d"), alt.Tooltip("freshness:Q", format=".0%"),
                      "valid", "memories"])
@@ -134,7 +136,7 @@ with right:
     else:
         frame["day"] = pd.to_datetime(frame["day"])
         bars = alt.Chart(frame).mark_bar(opacity=0.35).encode(
-            x=alt.X("day:T", title=None), y=alt.Y("recalls:Q", title="recalls"),
+            x=alt.X("day:T", title=None, axis=alt.Axis(format=DAY_AXIS)), y=alt.Y("recalls:Q", title="recalls"),
             tooltip=["day:T", "recalls", "returned", "used", "p95_ms"])
         hits = alt.Chart(frame[frame["hit_rate"].notna()]).mark_line(point=True, color="#f58518").encode(
             x="day:T", y=alt.Y("hit_rate:Q", title="hit rate", axis=alt.Axis(format="%"),

@@ -19,6 +19,7 @@ from ui import shell
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 MAX_NODES = 300
+LISTED = 25  # events and memories listed in a node's details before "… and N more"
 DEFAULT_NODES = 150
 TYPES = dict(zip(NODE_TYPES, ("Entities", "Memories", "Note sources", "Chat sources", "Events")))
 SINGULAR = {"entity": "entity", "memory": "memory", "note": "note source", "chat": "chat source", "event": "event"}
@@ -117,7 +118,7 @@ def not_valid(as_of: datetime) -> str:
     return "not valid now" if as_of.date() >= utc_now().date() else f"not valid on {as_of:%d %b %Y}"
 
 
-def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = 25) -> None:
+def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = LISTED) -> None:
     if not units:
         st.caption(empty)
         return
@@ -151,7 +152,9 @@ def show_entity(eng, entity_id: int, as_of: datetime) -> None:
         st.caption("No note mentions it.")
     st.markdown("**Events**")
     if details.events:
-        st.markdown("\n".join(f"- {event_line(e, details.sources)}" for e in details.events))
+        st.markdown("\n".join(f"- {event_line(e, details.sources)}" for e in details.events[:LISTED]))
+        if len(details.events) > LISTED:
+            st.caption(f"… and {len(details.events) - LISTED} more.")
     else:
         st.caption("No events mention it.")
     st.markdown("**Memories**")
@@ -310,7 +313,7 @@ with detail_col:
     selected = st.selectbox("Details for", list(names), key="graph_detail",
                             format_func=lambda n: f"{SINGULAR[node_type(n, eng.graph().g.nodes.get(n, {}))]}: {names[n]}")
     try:
-        with st.container(height=560, border=False):
+        with st.container(border=True, key="graph_details"):  # grows with its lists: nothing is cut off
             if selected.startswith("e:") and selected != centre:
                 entity = eng.store.entity(int(selected[2:]))
                 if entity:

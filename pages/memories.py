@@ -57,7 +57,7 @@ def _table(eng, units: list[MemoryUnit]) -> pd.DataFrame:
         rows.append({
             "id": unit.id, "type": unit.type, "content": unit.content,
             "valid from": _day(unit.valid_from), "valid until": _day(unit.valid_until),
-            "superseded_by": unit.superseded_by, "relevance": round(unit.relevance, 2),
+            "superseded_by": f"m:{unit.superseded_by}" if unit.superseded_by else "", "relevance": round(unit.relevance, 2),
             "archived": unit.archived, "source": common.source_label(rec),
         })
     return pd.DataFrame(rows)
@@ -202,7 +202,7 @@ else:
                 "content": st.column_config.TextColumn("content", width="large"),
                 "relevance": st.column_config.ProgressColumn("relevance", min_value=0.0, max_value=2.0,
                                                              format="%.1f"),
-                "superseded_by": st.column_config.NumberColumn("superseded by", format="m:%d"),
+                "superseded_by": st.column_config.TextColumn("superseded by", width="small"),
             },
         )
         by_id = {u.id: u for u in units}
