@@ -302,6 +302,9 @@ def test_graph_page_renders(page: Page, app: App):
 
 
 def test_time_travel_slider_changes_results(page: Page, app: App):
+    received: list[bytes] = []  # what the server sends the page, as the browser gets it
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda data: received.append(data if isinstance(data, bytes) else data.encode())))
     open_page(page, f"{app.url}/time_travel")
     about = page.get_by_label("About (optional)")
     about.fill("drink")
@@ -328,8 +331,13 @@ def test_time_travel_slider_changes_results(page: Page, app: App):
     screenshot(page, "time_travel")
 
     slider.focus()
+    received.clear()
     page.keyboard.press("End")
     expect(results(TODAY)).to_contain_text("User now drinks oat latte.")
+    settle(page)
+    sent = b"".join(received)
+    assert f"On {TODAY:%d %b %Y}".encode() in sent  # the slider's part of the page was redrawn …
+    assert b"What changed between two days" not in sent  # … and only that part (st.fragment): not the whole page
 
 
 def test_forget_memory_is_gone_from_recall(page: Page, app: App):
