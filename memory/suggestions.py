@@ -88,31 +88,43 @@ KINDS: list[tuple[Callable[[NoteOutline], bool], Callable[[NoteOutline], str]]] 
 ]
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """A question to start with, and the note it was drawn from (None when drawn from an entity)."""
+
+    question: str
+    note: str | None = None
+
+
 def suggested_questions(notes: Sequence[NoteOutline], entities: Iterable[tuple[str, str, int]] = (),
-                        limit: int = 5) -> list[str]:
+                        limit: int = 5) -> list[Suggestion]:
     """Up to `limit` questions a newcomer can ask about this vault, one per kind of note first (a trip, a
     person, a project, the owner, reading, a recipe), the most linked note of each kind; then the most
-    mentioned people, organisations and places; then the most linked notes."""
+    mentioned people, organisations and places; then the most linked notes. No note is asked about twice."""
     ranked = sorted(notes, key=lambda n: (-n.links_in, n.path))
-    questions: list[str] = []
+    chosen: list[Suggestion] = []
 
-    def add(question: str) -> None:
-        if question not in questions and len(questions) < limit:
-            questions.append(question)
+    def add(question: str, note: NoteOutline | None = None) -> None:
+        taken = {c.question.casefold() for c in chosen} | {c.note for c in chosen if c.note}
+        if len(chosen) < limit and question.casefold() not in taken and (note is None or note.path not in taken):
+            chosen.append(Suggestion(question, note.path if note else None))
 
     for matches, ask in KINDS:
         found = next((n for n in ranked if matches(n)), None)
         if found is not None:
-            add(ask(found))
+            add(ask(found), found)
+    titles = {n.title.casefold() for n in ranked}
     mentioned = sorted((e for e in entities if e[2] >= MIN_MENTIONS), key=lambda e: (-e[2], e[0]))
     for name, label, _ in mentioned:
+        if name.casefold() in titles:
+            continue  # its note is offered below, as a note
         if label in PERSON_LABELS and " " in name.strip():
             add(_who(name))
         elif label in PLACE_OR_ORG_LABELS:
             add(f"What do my notes say about {name}?")
     for note in ranked:
-        add(f"What is in my note {note.title}?")
-    return questions
+        add(f"What is in my note {note.title}?", note)
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -137,6 +149,6 @@ def note_outlines(store: "Store", limit: int = OUTLINED_NOTES) -> list[NoteOutli
             for ref, title, links, tags, text in store.note_outline_rows(limit)]
 
 
-def questions_for(store: "Store", limit: int = 5) -> list[str]:
+def questions_for(store: "Store", limit: int = 5) -> list[Suggestion]:
     """Suggested questions for the vault in the store."""
     return suggested_questions(note_outlines(store), store.entity_mention_counts(NOT_NAMES), limit)

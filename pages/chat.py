@@ -169,15 +169,16 @@ def _first_questions(eng) -> None:
     if not summary.notes:
         return
     with st.container(border=True, key="chat_first_questions"):
-        dated = f" · {common.plural(summary.dated_facts, 'dated fact')}" if summary.dated_facts else ""
         st.markdown(f"**Your vault is indexed:** {common.plural(summary.notes, 'note')} · "
-                    f"{common.plural(summary.memories, 'memory', 'memories')}{dated} · "
+                    f"{common.plural(summary.memories, 'memory', 'memories')} · "
+                    f"{common.plural(summary.dated_facts, 'dated fact')} · "
                     f"{common.plural(summary.entities, 'entity', 'entities')}.")
         if questions:
             st.caption("Try asking:")
             row = st.container(horizontal=True)
-            for number, question in enumerate(questions):
-                row.button(question, key=f"chat_suggested_{number}", on_click=_ask, args=(question,))
+            for number, suggestion in enumerate(questions):
+                row.button(suggestion.question, key=f"chat_suggested_{number}", on_click=_ask,
+                           args=(suggestion.question,))
 
 
 def _render_memories(last: dict) -> None:
