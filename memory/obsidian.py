@@ -68,10 +68,18 @@ def note_markdown(text: str, vault: str | Path | None) -> str:
     return _outside_links("\n".join(lines).strip(), lambda part: part.replace("$", "\\$"), vault)
 
 
-def inline_markdown(text: str, vault: str | Path | None) -> str:
+def inline_markdown(text: str, vault: str | Path | None, limit: int | None = None) -> str:
     """A note's text on one line: heading, quote and emphasis marks dropped, other markup shown as itself,
-    wikilinks as links."""
+    wikilinks as links; cut to about `limit` characters at a word, never inside a wikilink."""
     flat = " ".join(_MARKS.sub("", text or "").split())
+    if limit is not None and len(flat) > limit:
+        cut = flat.rfind(" ", 0, limit)
+        cut = cut if cut > limit // 2 else limit
+        opened = flat.rfind("[[", 0, cut)
+        if opened > flat.rfind("]]", 0, cut):  # the cut falls inside a wikilink: keep the link whole
+            closed = flat.find("]]", cut)
+            cut = closed + 2 if closed != -1 else opened
+        flat = flat[:cut].rstrip(" ,;:.") + "…"
     return _outside_links(flat, escape, vault)
 
 

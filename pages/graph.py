@@ -14,7 +14,7 @@ from memory.graph_view import (
     source_memories, tag_nodes,
 )
 from pages import common
-from ui import shell
+from ui import shell, sources
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
@@ -126,8 +126,8 @@ def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = LISTE
     for unit in units[:limit]:
         rec = common.recollection(eng, unit, as_of)
         state = "" if rec.valid else f" *({not_valid(as_of)})*"
-        lines.append(f"- {common.md_escape(common.short(common.plain(unit.content), 160))}{state}  \n"
-                     f"  <small>{common.md_escape(common.source_label(rec))} · "
+        lines.append(f"- {sources.card_markdown(rec, 160)}{state}  \n"
+                     f"  <small>{sources.source_markdown(rec)} · "
                      f"{common.md_escape(common.validity_label(rec))}</small>")
     st.markdown("\n".join(lines), unsafe_allow_html=True)
     if len(units) > limit:

@@ -64,3 +64,11 @@ def test_a_redacted_path_is_found_by_what_it_was_stored_as(tmp_path):
 
     assert note_file(tmp_path, "keys/token [REDACTED:key] #1a2b", path_ref) == secret.resolve()
     assert note_file(tmp_path, "keys/token [REDACTED:key] #ffff", path_ref) is None
+
+
+def test_a_card_is_cut_at_a_word_and_never_inside_a_wikilink():
+    text = "# Trip\n" + "word " * 10 + "with [[Tomás Silva|Tomás]] and more " + "tail " * 50
+    card = inline_markdown(text, "/v/vault", limit=70)  # the cut falls inside the link
+    assert card.endswith("[Tomás](obsidian://open?vault=vault&file=Tom%C3%A1s%20Silva)…"), card
+    assert inline_markdown(text, None, limit=30) == "Trip word word word word word…"
+    assert inline_markdown("short", None, limit=30) == "short"

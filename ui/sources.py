@@ -9,6 +9,8 @@ from memory import Engram, EngramError, Recollection
 from memory.obsidian import escape, inline_markdown, note_file, note_markdown, obsidian_url, quoted_lines
 from pages import common
 
+CARD_CHARS = 300  # a card shows the start of a long note; the Chat and Memories pages show all of it
+
 
 def vault() -> Path | None:
     """The linked vault's folder (notes' paths are relative to it), or None when no vault is linked."""
@@ -38,9 +40,9 @@ def memory_markdown(rec: Recollection) -> str:
     return escape(rec.unit.content).replace("\n", "  \n")
 
 
-def card_markdown(rec: Recollection) -> str:
+def card_markdown(rec: Recollection, limit: int | None = CARD_CHARS) -> str:
     """A memory on one line (Time travel cards, lists): markup dropped, a note's wikilinks as links."""
-    return inline_markdown(rec.unit.content, vault() if rec.provenance.kind == "note" else None)
+    return inline_markdown(rec.unit.content, vault() if rec.provenance.kind == "note" else None, limit)
 
 
 def quoted_lines_toggle(eng: Engram, rec: Recollection, key: str, where=st) -> None:
