@@ -298,6 +298,10 @@ def test_graph_page_renders(page: Page, app: App):
         page.wait_for_timeout(250)
     assert drawn.get("nodes") == nodes and drawn.get("edges") == edges, (drawn, nodes, edges)
     assert drawn["width"] > 50 and drawn["height"] > 50 and drawn["canvas"] > 0, drawn
+    panel = page.locator(".st-key-graph_details")
+    expect(panel).to_contain_text("Memories")
+    cut = panel.evaluate("el => el.scrollHeight - el.clientHeight")
+    assert cut <= 1, f"the details panel hides {cut}px of its lists"
     screenshot(page, "graph")
 
 
