@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 from urllib.parse import quote
 
 from .errors import BadInputError, NotFoundError
@@ -42,6 +42,20 @@ def wikilinks_to_markdown(text: str, vault: str | Path | None) -> str:
         return f"[{shown}]({obsidian_url(vault, target)})" if vault is not None and target else shown
 
     return WIKILINK.sub(link, text or "")
+
+
+def wikilinks_streamed(parts: Iterable[str], vault: str | Path | None) -> Iterator[str]:
+    """A streamed reply with its wikilinks as links: text from an unclosed `[[` is held back until `]]`."""
+    held = ""
+    for part in parts:
+        held += part
+        opened = held.rfind("[[")
+        cut = opened if opened != -1 and "]]" not in held[opened:] else len(held)
+        if cut:
+            yield wikilinks_to_markdown(held[:cut], vault)
+            held = held[cut:]
+    if held:
+        yield wikilinks_to_markdown(held, vault)
 
 
 def wikilinks_to_text(text: str) -> str:

@@ -10,7 +10,7 @@ import streamlit as st
 from memory import EngramError, Recollection
 from memory.clock import ensure_utc, utc_now
 from memory.llm import ModelStatus, how_to_start_ollama
-from memory.obsidian import wikilinks_to_markdown
+from memory.obsidian import wikilinks_streamed, wikilinks_to_markdown
 from memory.suggestions import questions_for, vault_summary
 from pages import common
 from ui import shell, sources
@@ -281,7 +281,7 @@ if prompt := st.chat_input("Ask Engram…") or asked:
     with st.chat_message("assistant"):
         try:
             prepared = chat.turn(prompt, session_id=session_id, as_of=as_of)
-            st.write_stream(wikilinks_to_markdown(part, sources.vault()) for part in prepared.stream())
+            st.write_stream(wikilinks_streamed(prepared.stream(), sources.vault()))
         except EngramError as exc:
             st.error(f"Engram could not answer: {exc}. Try a shorter question, or check **Vault & settings**.")
         else:

@@ -5,7 +5,8 @@ import pytest
 
 from memory.errors import BadInputError
 from memory.obsidian import (
-    inline_markdown, note_file, note_markdown, obsidian_url, quoted_lines, snippet, wikilinks_to_markdown,
+    inline_markdown, note_file, note_markdown, obsidian_url, quoted_lines, snippet, wikilinks_streamed,
+    wikilinks_to_markdown,
 )
 
 VAULT = Path(__file__).parent / "fixtures" / "vault"
@@ -72,3 +73,11 @@ def test_a_card_is_cut_at_a_word_and_never_inside_a_wikilink():
     assert card.endswith("[Tomás](obsidian://open?vault=vault&file=Tom%C3%A1s%20Silva)…"), card
     assert inline_markdown(text, None, limit=30) == "Trip word word word word word…"
     assert inline_markdown("short", None, limit=30) == "short"
+
+
+def test_a_streamed_reply_gets_its_links_even_when_a_wikilink_is_split():
+    parts = ["Ask [[Lena", " Vogel]] about", " it; [[Tomás", "]] too. [[unclosed"]
+    shown = list(wikilinks_streamed(parts, "/v/vault"))
+    assert "".join(shown) == ("Ask [Lena Vogel](obsidian://open?vault=vault&file=Lena%20Vogel) about it; "
+                              "[Tomás](obsidian://open?vault=vault&file=Tom%C3%A1s) too. [[unclosed")
+    assert shown[0] == "Ask "  # the text before a link is not held back
