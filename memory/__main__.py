@@ -55,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recorded-by", help="only what Engram had recorded by then (ISO date or datetime); "
                                          "also the default --as-of")
     p.add_argument("--k", type=_k, default=10, help=f"how many results (1–{MAX_K})")
-    p.add_argument("--batch", help="JSONL file of {query, as_of?, k?}: one JSON result per line")
+    p.add_argument("--batch", help="JSONL file of {query, as_of?, k?}: one JSON result per line (the query "
+                                   f"echoed as its first {BATCH_QUERY_ECHO} characters)")
+    p.add_argument("--full", action="store_true", help="print each memory's whole text (default: a snippet)")
 
     p = sub.add_parser("ask", parents=[common], help="one chat turn (model, or offline recall mode)")
     p.add_argument("question")
@@ -134,6 +136,15 @@ def cmd_import_chat(args) -> int:
     return 0
 
 
+BATCH_QUERY_ECHO = 80
+SNIPPET = (160, 80)  # Latin, CJK characters of a recall result's text (--full for all of it)
+
+
+def _prefix(text: str, limit: int = BATCH_QUERY_ECHO) -> str:
+    """The start of a long text, marked as cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _read_batch(path: str) -> list[dict]:
     file = Path(path)
     if not file.is_file():
@@ -161,14 +172,14 @@ def _read_batch(path: str) -> list[dict]:
 
 
 def cmd_recall(args) -> int:
-    from .temporal import state_label
-
     if args.batch:
         queries = _read_batch(args.batch)
         with _open(args, writes=False) as eng:
             for q in queries:
                 result = eng.recall(q["query"], as_of=q["as_of"], k=int(q.get("k") or args.k))
-                print(json.dumps(result.as_json(), ensure_ascii=False), flush=True)
+                data = result.as_json()
+                data["query"] = _prefix(q["query"])  # the caller has the query: only enough to match it up
+                print(json.dumps(data, ensure_ascii=False), flush=True)
         return 0
     if args.query is None:
         raise BadInputError("recall needs a QUERY or --batch FILE")
@@ -181,23 +192,36 @@ def cmd_recall(args) -> int:
     if getattr(args, "json", False):
         print(json.dumps(result.as_json(), ensure_ascii=False))
         return 0
-    print(f"as of {iso(result.as_of)} — {'confident' if result.confident else 'NOT confident'}")
+    asked = (f"what Engram had recorded by {iso(recorded_by)} (system time)" if recorded_by
+             else f"what was true on {iso(result.as_of)} (world time)")
+    print(f"{asked} — {'confident' if result.confident else 'NOT confident'}")
     for number, rec in enumerate(result.results, start=1):
-        u, src = rec.unit, rec.provenance
-        where = src.ref or "-"
-        if src.lines:
-            where += f":{src.lines[0]}-{src.lines[1]}"
-        if src.message_id:
-            where += f" #{src.message_id}"
-        state = state_label(u, result.as_of, valid=rec.valid)
-        print(f"{number:2}. [{u.type}] {u.content}\n    id {u.id} · score {rec.score} · {state} · "
-              f"from {iso(u.valid_from)} · {src.kind} {where}")
+        print(_result_lines(number, rec, result.as_of, full=args.full))
     return 0
+
+
+def _result_lines(number: int, rec, as_of, *, full: bool) -> str:
+    """One recall result: its text (a snippet unless `full`), then id, score, validity and source."""
+    from .obsidian import snippet
+    from .temporal import state_label
+
+    u, src = rec.unit, rec.provenance
+    where = src.ref or "-"
+    if src.lines:
+        where += f":{src.lines[0]}-{src.lines[1]}"
+    if src.message_id:
+        where += f" #{src.message_id}"
+    span = f"{u.valid_from:%Y-%m-%d} → {u.valid_until:%Y-%m-%d}" if u.valid_until else f"since {u.valid_from:%Y-%m-%d}"
+    state = f"valid {span}" if rec.valid else state_label(u, as_of, valid=False)
+    text = u.content.strip() if full else snippet(u.content, *SNIPPET)
+    if full:
+        text = text.replace("\n", "\n    ")
+    return f"{number:2}. [{u.type}] {text}\n    m:{u.id} · score {rec.score:.2f} · {state} · {src.kind} {where}"
 
 
 def cmd_ask(args) -> int:
     from .chat import Chat
-    from .llm import ChatModel
+    from .llm import ChatModel, how_to_start_ollama
     from .settings import load_settings
 
     as_of = parse_when(args.as_of, what="--as-of date")
@@ -216,16 +240,19 @@ def cmd_ask(args) -> int:
                 for delta in prepared.stream():
                     print(delta, end="", flush=True)
                 print()
+                if prepared.outcome.offline:  # the reply says it is offline; the steps are said here, once
+                    print(f"\n{how_to_start_ollama(model.model)}", file=sys.stderr)
         finally:
             model.close()
     return 0
 
 
 def cmd_health(args) -> int:
+    from .health import health_lines
+
     with _open(args, writes=False) as eng:
         figures = eng.health()
-    lines = [f"{k}: {v}" for k, v in figures.items()]
-    _emit(args, figures, "\n".join(lines))
+    _emit(args, figures, "\n".join(health_lines(figures)))
     return 0
 
 

@@ -17,8 +17,8 @@ from .context import (
     extractive_summary,
 )
 from .errors import BadInputError, ModelUnavailableError
-from .extract import compress
 from .model import MEMORY_TYPES, MemoryUnit, RecallResult, Recollection
+from .obsidian import snippet
 from .profile import WINDOW_TURNS, compile_prefix, derive_tags, features_for_turn
 from .changes import Changes, NewMemory
 from .temporal import state_label
@@ -349,10 +349,9 @@ def _last_boundary(text: str) -> int:
 
 
 def offline_reply(recall: RecallResult | None, reason: str, *, partial: bool = False) -> str:
-    """Relevant memories with their sources, clearly labelled, and how to start Ollama."""
-    from .llm import how_to_start_ollama
-
-    lines = ["\n\n" if partial else "", f"{OFFLINE_HEADER} ({reason.splitlines()[0]}).\n\n"]
+    """Relevant memories with their sources, clearly labelled (how to start Ollama is said once, by the
+    app's banner or the CLI, not in every reply)."""
+    lines = ["\n\n" if partial else "", f"{OFFLINE_HEADER} ({reason.splitlines()[0].rstrip('. ')}).\n\n"]
     results = recall.results if recall else []
     if not results:
         lines.append("I don't remember anything about this yet.\n")
@@ -362,7 +361,6 @@ def offline_reply(recall: RecallResult | None, reason: str, *, partial: bool = F
         lines.append("Here is what I remember that looks relevant:\n\n")
         for rec in results[:6]:
             lines.append(f"- {describe(rec, recall.as_of)}\n")
-    lines.append(f"\n{how_to_start_ollama().strip()}\n")
     return "".join(lines)
 
 
@@ -374,5 +372,4 @@ def describe(rec: Recollection, as_of: datetime) -> str:
         where += f" lines {src.lines[0]}–{src.lines[1]}"
     state = "current" if rec.valid else state_label(unit, as_of, valid=False)
     kind = {"note": "note ", "chat": "chat session "}.get(src.kind, f"{src.kind} ")
-    content = compress(unit.content)
-    return f"[m:{unit.id}] {content} — {state}, since {iso(unit.valid_from)[:10]}; source: {kind}{where}"
+    return f"[m:{unit.id}] {snippet(unit.content)} — {state}, since {iso(unit.valid_from)[:10]}; source: {kind}{where}"

@@ -49,11 +49,13 @@ def _encodable(text: str) -> bool:
 def message_from_json(obj: object, *, where: str) -> ChatMessage:
     if not isinstance(obj, dict):
         raise BadInputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+    if "role" not in obj:
+        raise BadInputError(f"{where}: 'role' is missing; each line needs one of {', '.join(ROLES)}")
     content = obj.get("content")
     message_id = obj.get("id")
     msg = ChatMessage(
         content=content if isinstance(content, str) else "",
-        role=obj.get("role", "user"),
+        role=obj["role"],
         session_id=str(obj.get("session_id") or "default"),
         at=parse_when(obj.get("at"), what=f"'at' date in {where}"),
         message_id=str(message_id) if message_id is not None else None,

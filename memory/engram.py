@@ -20,6 +20,7 @@ from .clock import ensure_utc, iso, utc_now
 from .embed import Embedder, make_embedder
 from .errors import BadInputError, EmbedderMismatchError, StoreDamagedError
 from .extract import Extractor, tokenize_for_search
+from .extract.han import HAN_CHAR, jieba_module
 from .files import open_private, tighten_home
 from .graph import LazyGraph, MemoryGraph
 from .index import HybridIndex
@@ -61,6 +62,7 @@ class Engram:
         self.extractor = extractor or Extractor()
         self.redactor = redactor if redactor is not None else Redactor(self._saved_redaction(in_memory))
         self.latencies_ms: deque[float] = deque(maxlen=2000)
+        self._embedder_loaded = False
         self._attributes: list[str] | None = None
         try:
             self.store = Store(None if in_memory else self.home / DB_NAME, read_only=read_only)
@@ -173,9 +175,18 @@ class Engram:
 
     # --------------------------------------------------------------------- read
     def recall(self, query: str, *, as_of: datetime | None = None, k: int = 10, **filters) -> RecallResult:
+        self._load_for(query)  # loading models is start-up, not recall: it stays out of the latency samples
         result = recall(self.recall_parts, query, as_of=as_of, k=k, **filters)
         self.latencies_ms.append(result.latency_ms)
         return result
+
+    def _load_for(self, query: str) -> None:
+        """Load what recalling `query` would load on first use: the embedding model, the Chinese segmenter."""
+        if not self._embedder_loaded:
+            self.embedder.embed(["load"])
+            self._embedder_loaded = True
+        if HAN_CHAR.search(query):
+            jieba_module()
 
     def find_entities(self, text: str, limit: int = 20) -> list[dict]:
         """Entities whose name contains `text`, most mentioned first."""

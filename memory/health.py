@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -18,6 +19,19 @@ AMNESIA_PHRASES = re.compile(
     r"i'?m\s+not\s+sure\s+what\s+you|不记得|记不得|没有(相关)?(记录|记忆)|我不知道)",
     re.IGNORECASE,
 )
+
+
+def database_bytes(path: Path | None) -> int:
+    """The memory store's size on disk: the DuckDB file and its write-ahead log (0 in memory)."""
+    if path is None:
+        return 0
+    files = (Path(path), Path(f"{path}.wal"))
+    return sum(f.stat().st_size for f in files if f.exists())
+
+
+def megabytes(n: int) -> str:
+    """A size as every front end shows it: in MB, one decimal ("8.6 MB")."""
+    return f"{n / 1_048_576:.1f} MB"
 
 
 def amnesia_streak(store: Store, turns: int = AMNESIA_TURNS) -> bool:
@@ -46,7 +60,7 @@ def compute_health(store: Store, *, latencies_ms: Sequence[float] = (), embedder
     amnesia = amnesia_streak(store)
     if amnesia:
         alerts.append(f"amnesia: the last {AMNESIA_TURNS} turns recalled nothing and said so")
-    size = store.path.stat().st_size if store.path and store.path.exists() else 0
+    size = database_bytes(store.path)
     return {
         "at": iso(now),
         "memories": total, "valid": valid, "archived": counts["archived"], "superseded": counts["superseded"],
@@ -87,3 +101,29 @@ def recall_series(store: Store, days: int = 30) -> list[dict]:
 def purgeable_ids(store: Store) -> list[int]:
     """Memories a purge forgets: archived or past their validity (superseded ones included)."""
     return store.archived_or_ended_ids(utc_now())
+
+
+def latency_label(p50: float | None, p95: float | None) -> str:
+    """Recall latency p50 / p95 as every front end shows it."""
+    if p50 is None or p95 is None:
+        return "—"
+    return f"{p50:.0f} / {p95:.0f} ms" if p50 >= 10 else f"{p50:.1f} / {p95:.1f} ms"
+
+
+def health_lines(figures: dict) -> list[str]:
+    """The health figures as the CLI prints them, with the pages' labels and units."""
+    latency = figures["recall_latency_ms"]
+    hit_rate = figures["hit_rate"]
+    lines = [
+        f"memories: {figures['memories']:,} ({figures['valid']:,} valid, {figures['superseded']:,} superseded, "
+        f"{figures['expired']:,} expired, {figures['archived']:,} archived, {figures['expiring_24h']:,} expiring "
+        f"in 24 h) · chat turns: {figures['chat_turns']:,}",
+        f"freshness: {figures['freshness']:.0%} (alert below {FRESHNESS_ALERT:.0%})",
+        f"hit rate: {'—' if hit_rate is None else f'{hit_rate:.0%}'} (alert below {HIT_RATE_ALERT:.0%})",
+        f"amnesia alert: {'ON' if figures['amnesia_alert'] else 'off'}",
+        f"recall latency p50 / p95: {latency_label(latency['p50'], latency['p95'])} "
+        f"(over the last {latency['samples']:,} recalls)",
+        f"sources: {figures['sources']:,} · entities: {figures['entities']:,} · database: "
+        f"{megabytes(figures['db_bytes'])} · embedder: {figures['embedder']}",
+    ]
+    return lines + [f"alert: {alert}" for alert in figures["alerts"]]

@@ -1030,6 +1030,26 @@ class Store:
         """Vault notes in the memory now (deleted notes not counted)."""
         return self.query("SELECT count(*) FROM sources WHERE kind = 'note' AND deleted_at IS NULL")[0][0]
 
+    def note_memory_counts(self) -> tuple[int, int]:
+        """Open memories of live notes, and those of them that quote a single line (dated facts, not chunks)."""
+        return self.query(
+            """SELECT count(*), count(*) FILTER (WHERE m.line_start = m.line_end)
+               FROM memories m JOIN sources s ON s.id = m.source_id AND s.kind = 'note' AND s.deleted_at IS NULL
+               WHERE m.superseded_at IS NULL""")[0]
+
+    def note_outline_rows(self, limit: int) -> list[tuple[str, str | None, int, list[str], str]]:
+        """(path, title, links into it, tags, open memories' text) of the `limit` most linked live notes."""
+        return self.query(
+            """SELECT s.ref, s.title,
+                      (SELECT count(*) FROM note_links l JOIN sources f ON f.id = l.source_id AND f.deleted_at IS NULL
+                       WHERE l.resolved_id = s.id) AS links_in,
+                      coalesce((SELECT list(DISTINCT e.name) FROM edges ed JOIN entities e ON ed.dst = 'e:' || e.id
+                                WHERE ed.src = 's:' || s.id AND ed.kind = 'tagged' AND ed.valid_until IS NULL), []),
+                      coalesce((SELECT string_agg(m.content, chr(10) ORDER BY m.line_start) FROM memories m
+                                WHERE m.source_id = s.id AND m.superseded_at IS NULL AND m.valid_until IS NULL), '')
+               FROM sources s WHERE s.kind = 'note' AND s.deleted_at IS NULL
+               ORDER BY links_in DESC, s.ref LIMIT ?""", [limit])
+
     def entity(self, entity_id: int) -> dict[str, Any] | None:
         """An entity's name, label and qualifier, or None."""
         rows = self.query_dicts("SELECT name, label, qualifier FROM entities WHERE id = ?", [entity_id])

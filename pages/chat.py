@@ -1,7 +1,6 @@
 """Chat: ask Engram; every answer shows the memories it used and where each came from."""
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from datetime import date, datetime, time as clock_time, timezone
@@ -11,9 +10,15 @@ import streamlit as st
 from memory import EngramError, Recollection
 from memory.clock import ensure_utc, utc_now
 from memory.llm import ModelStatus, how_to_start_ollama
+from memory.obsidian import wikilinks_streamed, wikilinks_to_markdown
+from memory.suggestions import questions_for, vault_summary
 from pages import common
+from ui import shell, sources
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 PROBE_SECONDS = 30.0
+SUGGESTED = 5
 SESSIONS_SHOWN = 30
 ABOUT = (
     "**Engram** is your private, local memory: it reads your Obsidian vault and your chats, "
@@ -149,6 +154,33 @@ def _indexing_notice(runner) -> None:
     progress()
 
 
+def _ask(question: str) -> None:
+    st.session_state.chat_ask = question
+
+
+def _first_questions(eng) -> None:
+    """In an empty session once the vault is indexed: what was indexed, and questions to start with."""
+    try:
+        summary = vault_summary(eng.store)
+        questions = questions_for(eng.store, SUGGESTED) if summary.notes else []
+    except EngramError as exc:
+        st.caption(f"Suggested questions are not available: {exc}")
+        return
+    if not summary.notes:
+        return
+    with st.container(border=True, key="chat_first_questions"):
+        st.markdown(f"**Your vault is indexed:** {common.plural(summary.notes, 'note')} · "
+                    f"{common.plural(summary.memories, 'memory', 'memories')} · "
+                    f"{common.plural(summary.dated_facts, 'dated fact')} · "
+                    f"{common.plural(summary.entities, 'entity', 'entities')}.")
+        if questions:
+            st.caption("Try asking:")
+            row = st.container(horizontal=True)
+            for number, suggestion in enumerate(questions):
+                row.button(suggestion.question, key=f"chat_suggested_{number}", on_click=_ask,
+                           args=(suggestion.question,))
+
+
 def _render_memories(last: dict) -> None:
     memories: list[Recollection] = last["memories"]
     pending = st.session_state.chat_confirm_forget
@@ -163,26 +195,19 @@ def _render_memories(last: dict) -> None:
             _render_memory(rec, pending)
 
 
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~<$])")
-
-
-def _quoted(text: str) -> str:
-    """Memory text as a quote, shown literally (a note's '# heading' must not become a heading)."""
-    lines = [MARKDOWN_SPECIAL.sub(r"\\\1", line) for line in text.strip().splitlines() if line.strip()]
-    return "\n".join(f"> {line}  " for line in lines)
-
-
 def _render_memory(rec: Recollection, pending: int | None) -> None:
     unit = rec.unit
     badge = " :red-badge[superseded]" if not rec.valid else ""
     st.markdown(f"**m:{unit.id}** · `{unit.type}` · score {rec.score:.2f}{badge}")
-    st.markdown(_quoted(unit.content))
-    st.caption(f"{common.validity_label(rec)} · {common.source_label(rec)}")
-    row = st.container(horizontal=True)
+    with st.container(border=True):
+        st.markdown(sources.memory_markdown(rec))
+    st.caption(f"{common.validity_label(rec)} · {sources.source_markdown(rec)}")
+    row = st.container(horizontal=True, vertical_alignment="center")
     row.button("👍", key=f"chat_used_{unit.id}", help="This memory helped",
                 on_click=_feedback, args=(unit.id, "used"))
     row.button("That's wrong", key=f"chat_wrong_{unit.id}", on_click=_feedback, args=(unit.id, "wrong"))
     row.button("Forget this", key=f"chat_forget_{unit.id}", on_click=_ask_forget, args=(unit.id,))
+    sources.quoted_lines_toggle(common.engram(), rec, f"chat_lines_{unit.id}", where=row)
     if pending == unit.id:
         st.warning(f"Forget m:{unit.id} for good? It is deleted from the store; only an audit line remains.")
         confirm = st.container(horizontal=True)
@@ -241,19 +266,22 @@ last = st.session_state.chat_last_turn
 if last and last["session"] != session_id:
     last = None
 history = chat.session_turns(session_id)
+asked = st.session_state.pop("chat_ask", None)
+if not history and not asked and runner is not None and runner.ready.is_set():
+    _first_questions(eng)
 for i, turn in enumerate(history):
     with st.chat_message(turn.role):
-        st.markdown(turn.content)
+        st.markdown(wikilinks_to_markdown(turn.content, sources.vault()))
         if last and i == len(history) - 1 and turn.role == "assistant":
             _render_memories(last)
 
-if prompt := st.chat_input("Ask Engram…"):
+if prompt := st.chat_input("Ask Engram…") or asked:
     with st.chat_message("user"):
         st.markdown(prompt)
     with st.chat_message("assistant"):
         try:
             prepared = chat.turn(prompt, session_id=session_id, as_of=as_of)
-            st.write_stream(prepared.stream())
+            st.write_stream(wikilinks_streamed(prepared.stream(), sources.vault()))
         except EngramError as exc:
             st.error(f"Engram could not answer: {exc}. Try a shorter question, or check **Vault & settings**.")
         else:

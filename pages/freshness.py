@@ -8,25 +8,17 @@ import pandas as pd
 import streamlit as st
 
 from memory import EngramError
-from memory.health import FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, purgeable_ids, recall_series
+from memory.health import (
+    FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, latency_label, megabytes, purgeable_ids, recall_series,
+)
 from memory.timeline import expiring_soon
 from pages import common
+from ui import shell
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 EXPIRING_WITHIN = timedelta(days=7)
-
-
-def size_label(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} B"
-
-
-def latency_label(p50, p95) -> str:
-    if p50 is None:
-        return "—"
-    return f"{p50:.0f} / {p95:.0f} ms" if p50 >= 10 else f"{p50:.1f} / {p95:.1f} ms"
+DAY_AXIS = "%d %b"  # time axes read in days ("12 May"), never in seconds or milliseconds
 
 
 def ratio_metric(column, label: str, value, threshold: float, help_text: str) -> None:
@@ -115,7 +107,7 @@ for column, (label, key) in zip(counts, [("Valid", "valid"), ("Superseded", "sup
                                          ("Chat turns", "chat_turns")]):
     column.metric(label, f"{health[key]:,}")
 st.caption(f"{health['memories']:,} memories (chat turns counted apart) · {health['sources']:,} sources · "
-           f"{health['entities']:,} entities · database {size_label(health['db_bytes'])} · "
+           f"{health['entities']:,} entities · database {megabytes(health['db_bytes'])} · "
            f"embedder {health['embedder']}")
 
 left, right = st.columns(2, gap="large")
@@ -127,8 +119,9 @@ with left:
         st.caption("No memories yet.")
     else:
         frame["at"] = pd.to_datetime(frame["at"], utc=True)
+        window = [series[0]["at"], series[-1]["at"]]  # the whole 90 days, even when one point has memories
         line = alt.Chart(frame).mark_line(point=True).encode(
-            x=alt.X("at:T", title=None), y=alt.Y("freshness:Q", title="freshness", axis=alt.Axis(format="%"),
+            x=alt.X("at:T", title=None, scale=alt.Scale(domain=window), axis=alt.Axis(format=DAY_AXIS)), y=alt.Y("freshness:Q", title="freshness", axis=alt.Axis(format="%"),
                                                  scale=alt.Scale(domain=[0, 1])),
             tooltip=[alt.Tooltip("at:T", format="%Y-%m-%d"), alt.Tooltip("freshness:Q", format=".0%"),
                      "valid", "memories"])
@@ -143,7 +136,7 @@ with right:
     else:
         frame["day"] = pd.to_datetime(frame["day"])
         bars = alt.Chart(frame).mark_bar(opacity=0.35).encode(
-            x=alt.X("day:T", title=None), y=alt.Y("recalls:Q", title="recalls"),
+            x=alt.X("day:T", title=None, axis=alt.Axis(format=DAY_AXIS)), y=alt.Y("recalls:Q", title="recalls"),
             tooltip=["day:T", "recalls", "returned", "used", "p95_ms"])
         hits = alt.Chart(frame[frame["hit_rate"].notna()]).mark_line(point=True, color="#f58518").encode(
             x="day:T", y=alt.Y("hit_rate:Q", title="hit rate", axis=alt.Axis(format="%"),

@@ -14,8 +14,12 @@ from memory.graph_view import (
     source_memories, tag_nodes,
 )
 from pages import common
+from ui import shell, sources
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 MAX_NODES = 300
+LISTED = 25  # events and memories listed in a node's details before "… and N more"
 DEFAULT_NODES = 150
 TYPES = dict(zip(NODE_TYPES, ("Entities", "Memories", "Note sources", "Chat sources", "Events")))
 SINGULAR = {"entity": "entity", "memory": "memory", "note": "note source", "chat": "chat source", "event": "event"}
@@ -114,7 +118,7 @@ def not_valid(as_of: datetime) -> str:
     return "not valid now" if as_of.date() >= utc_now().date() else f"not valid on {as_of:%d %b %Y}"
 
 
-def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = 25) -> None:
+def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = LISTED) -> None:
     if not units:
         st.caption(empty)
         return
@@ -122,8 +126,8 @@ def show_memory_list(eng, units, empty: str, as_of: datetime, limit: int = 25) -
     for unit in units[:limit]:
         rec = common.recollection(eng, unit, as_of)
         state = "" if rec.valid else f" *({not_valid(as_of)})*"
-        lines.append(f"- {common.md_escape(common.short(common.plain(unit.content), 160))}{state}  \n"
-                     f"  <small>{common.md_escape(common.source_label(rec))} · "
+        lines.append(f"- {sources.card_markdown(rec, 160)}{state}  \n"
+                     f"  <small>{sources.source_markdown(rec)} · "
                      f"{common.md_escape(common.validity_label(rec))}</small>")
     st.markdown("\n".join(lines), unsafe_allow_html=True)
     if len(units) > limit:
@@ -148,7 +152,9 @@ def show_entity(eng, entity_id: int, as_of: datetime) -> None:
         st.caption("No note mentions it.")
     st.markdown("**Events**")
     if details.events:
-        st.markdown("\n".join(f"- {event_line(e, details.sources)}" for e in details.events))
+        st.markdown("\n".join(f"- {event_line(e, details.sources)}" for e in details.events[:LISTED]))
+        if len(details.events) > LISTED:
+            st.caption(f"… and {len(details.events) - LISTED} more.")
     else:
         st.caption("No events mention it.")
     st.markdown("**Memories**")
@@ -307,7 +313,7 @@ with detail_col:
     selected = st.selectbox("Details for", list(names), key="graph_detail",
                             format_func=lambda n: f"{SINGULAR[node_type(n, eng.graph().g.nodes.get(n, {}))]}: {names[n]}")
     try:
-        with st.container(height=560, border=False):
+        with st.container(border=True, key="graph_details"):  # grows with its lists: nothing is cut off
             if selected.startswith("e:") and selected != centre:
                 entity = eng.store.entity(int(selected[2:]))
                 if entity:

@@ -13,6 +13,9 @@ from memory.clock import ensure_utc, utc_now
 from memory.model import RESULT_TYPES
 from memory.timeline import list_memories
 from pages import common
+from ui import shell
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 STATES = ("all", "valid", "superseded", "expired", "archived")
 LIMITS = (50, 200, 1000)
@@ -54,7 +57,7 @@ def _table(eng, units: list[MemoryUnit]) -> pd.DataFrame:
         rows.append({
             "id": unit.id, "type": unit.type, "content": unit.content,
             "valid from": _day(unit.valid_from), "valid until": _day(unit.valid_until),
-            "superseded_by": unit.superseded_by, "relevance": round(unit.relevance, 2),
+            "superseded_by": f"m:{unit.superseded_by}" if unit.superseded_by else "", "relevance": round(unit.relevance, 2),
             "archived": unit.archived, "source": common.source_label(rec),
         })
     return pd.DataFrame(rows)
@@ -199,7 +202,7 @@ else:
                 "content": st.column_config.TextColumn("content", width="large"),
                 "relevance": st.column_config.ProgressColumn("relevance", min_value=0.0, max_value=2.0,
                                                              format="%.1f"),
-                "superseded_by": st.column_config.NumberColumn("superseded by", format="m:%d"),
+                "superseded_by": st.column_config.TextColumn("superseded by", width="small"),
             },
         )
         by_id = {u.id: u for u in units}

@@ -10,6 +10,9 @@ from memory import EngramError
 from memory.profile import COLD_START_TURNS, TAG_SENTENCES, interest_counts
 from memory.timeline import list_memories
 from pages import common
+from ui import shell
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 TOP_INTERESTS = 15
 

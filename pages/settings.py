@@ -14,11 +14,15 @@ from memory import EngramError, StoreDamagedError
 from memory.backups import KEEP, folder_of, list_backups
 from memory.clock import ensure_utc
 from memory.engram import database_path
+from memory.health import database_bytes, megabytes
 from memory.llm import ChatModel, ModelStatus, model_matches, normalise_url
 from memory.privacy import RedactionSettings, settings_from_dict
 from memory.settings import Settings, load_settings
 from pages import common
+from ui import shell
 from vault_sync.scan import check_vault
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 PROBE_SECONDS = 30.0
 EMBEDDERS = {"local": "local — all-MiniLM-L6-v2 on this computer (default)",
@@ -330,10 +334,8 @@ def _redaction_section(s: Settings) -> None:
 def _data_section(eng) -> None:
     st.subheader("Data folder")
     home = common.home()
-    files = [home / "engram.duckdb", home / "engram.duckdb.wal"]
-    size = sum(f.stat().st_size for f in files if f.exists())
     cols = st.columns(3)
-    cols[0].metric("Database size", f"{size / 1_048_576:.1f} MB")
+    cols[0].metric("Database size", megabytes(database_bytes(database_path(home))))
     if eng is not None:
         cols[1].metric("Memories", eng.store.count("memories"))
         cols[2].metric("Sources", eng.store.count("sources"))
@@ -350,7 +352,7 @@ def _backups(eng) -> None:
                f"`{folder_of(database)}`. Restoring moves the current file aside, it never deletes it.")
     _show_flash("backups")
     if backups:
-        st.dataframe([{"taken": b.label(), "size (MB)": round(b.size / 1_048_576, 1), "file": b.path.name}
+        st.dataframe([{"taken": b.label(), "size": megabytes(b.size), "file": b.path.name}
                       for b in backups.values()], hide_index=True)
     else:
         st.info("No backup yet.")

@@ -9,9 +9,13 @@ import streamlit as st
 
 from memory import EngramError
 from memory.clock import ensure_utc, utc_now
+from memory.obsidian import snippet
 from memory.temporal import true_at
 from memory.timeline import diff, valid_at
 from pages import common
+from ui import shell, sources
+
+shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 RESULTS = 30
 RESULTS_FOR_QUERY = 10  # recall ranks by relevance: the top few answer the question
@@ -25,8 +29,8 @@ def show_result(rec) -> None:
     unit = rec.unit
     with st.container(border=True):
         state = "" if rec.valid else " · *history: no longer valid then*"
-        st.markdown(f"{TYPE_ICONS.get(unit.type, '•')} {common.md_escape(common.plain(unit.content))}")
-        st.caption(f"{unit.type} · {common.validity_label(rec)} · {common.source_label(rec)}{state}")
+        st.markdown(f"{TYPE_ICONS.get(unit.type, '•')} {sources.card_markdown(rec)}")
+        st.caption(f"{unit.type} · {common.md_escape(common.validity_label(rec))} · {sources.source_markdown(rec)}{state}")
 
 
 def show_results(recs, empty: str) -> None:
@@ -93,9 +97,47 @@ def show_changes(changes) -> None:
                 st.caption(f"Nothing {kind} in this period.")
                 continue
             st.markdown("\n".join(
-                f"- {common.md_escape(common.short(common.plain(rec.unit.content), 200))}  \n"
+                f"- {common.md_escape(snippet(rec.unit.content, 200, 100))}  \n"
                 f"  <small>{common.md_escape(rec.unit.type)} · {common.md_escape(common.validity_label(rec))} · "
-                f"{common.md_escape(common.source_label(rec))}</small>" for rec in items), unsafe_allow_html=True)
+                f"{sources.source_markdown(rec)}</small>" for rec in items), unsafe_allow_html=True)
+
+
+@st.fragment
+def as_of_view(eng, first_day, today) -> None:
+    """The slider, the optional words and what was valid that day: a step of the slider reruns only this part."""
+    day = st.slider("As of", min_value=first_day, max_value=today, value=today, format="YYYY-MM-DD",
+                    key="tt_day", help="Drag to a past day: the list shows what was valid (and known) then.")
+    query = st.text_input("About (optional)", key="tt_query", placeholder="coffee, Mira, the garden project…")
+    as_of = common.as_of_day(day)
+
+    try:
+        if query.strip():
+            recs = valid_at(eng.store, eng.provenance, as_of, query=query.strip(), recall=eng.recall,
+                            k=RESULTS_FOR_QUERY)
+        else:
+            recs = valid_at(eng.store, eng.provenance, as_of, k=RESULTS)
+        units = chart_units(eng, recs)
+    except EngramError as exc:
+        st.error(f"Time travel failed: {exc}")
+        return
+
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        current = sum(r.valid for r in recs)
+        st.subheader(f"On {day:%d %b %Y}")
+        st.caption(f"{common.plural(current, 'memory', 'memories')} valid then" + (f" about “{query.strip()}”" if query.strip() else " (most recent first)")
+                   + (f", plus {common.plural(len(recs) - current, 'older version')}" if len(recs) > current else ""))
+        show_results(recs, f"Engram held nothing{' about that' if query.strip() else ''} on {day:%d %b %Y}. "
+                           "Move the slider later" + (" or change the words." if query.strip() else "."))
+    with right:
+        st.subheader("Validity over time")
+        if units:
+            st.altair_chart(timeline_chart(eng, units, as_of), width="stretch")
+            st.caption("Each bar is a memory's validity in world time (open intervals run to today); faded bars were "
+                       "not valid on the chosen day; the red line is the chosen day. A slot's earlier and later "
+                       "values are shown next to the current one.")
+        else:
+            st.caption("No memories to draw for this day.")
 
 
 st.title("⏳ Time travel")
@@ -115,39 +157,7 @@ if not count:
 
 today = utc_now().date()
 first_day = min(ensure_utc(first).date(), today - timedelta(days=1))
-day = st.slider("As of", min_value=first_day, max_value=today, value=today, format="YYYY-MM-DD",
-                key="tt_day", help="Drag to a past day: the list shows what was valid (and known) then.")
-query = st.text_input("About (optional)", key="tt_query", placeholder="coffee, Mira, the garden project…")
-as_of = common.as_of_day(day)
-
-try:
-    if query.strip():
-        recs = valid_at(eng.store, eng.provenance, as_of, query=query.strip(), recall=eng.recall,
-                        k=RESULTS_FOR_QUERY)
-    else:
-        recs = valid_at(eng.store, eng.provenance, as_of, k=RESULTS)
-    units = chart_units(eng, recs)
-except EngramError as exc:
-    st.error(f"Time travel failed: {exc}")
-    st.stop()
-
-left, right = st.columns([2, 3], gap="large")
-with left:
-    current = sum(r.valid for r in recs)
-    st.subheader(f"On {day:%d %b %Y}")
-    st.caption(f"{common.plural(current, 'memory', 'memories')} valid then" + (f" about “{query.strip()}”" if query.strip() else " (most recent first)")
-               + (f", plus {common.plural(len(recs) - current, 'older version')}" if len(recs) > current else ""))
-    show_results(recs, f"Engram held nothing{' about that' if query.strip() else ''} on {day:%d %b %Y}. "
-                       "Move the slider later" + (" or change the words." if query.strip() else "."))
-with right:
-    st.subheader("Validity over time")
-    if units:
-        st.altair_chart(timeline_chart(eng, units, as_of), width="stretch")
-        st.caption("Each bar is a memory's validity in world time (open intervals run to today); faded bars were "
-                   "not valid on the chosen day; the red line is the chosen day. A slot's earlier and later "
-                   "values are shown next to the current one.")
-    else:
-        st.caption("No memories to draw for this day.")
+as_of_view(eng, first_day, today)
 
 st.divider()
 st.subheader("What changed between two days")

@@ -40,6 +40,9 @@ SEED = [
     ("My dentist is Dr. Okafor on Rua Augusta", TODAY - timedelta(days=300)),
 ]
 LISBON_REPLY = "Your Lisbon flight is TP1351 on 12 May 2026"
+# (address, title) of every page of the app, in the navigation's order
+PAGES = [("", "Chat"), ("graph", "Memory graph"), ("time_travel", "Time travel"), ("freshness", "Freshness"),
+         ("profile", "Profile"), ("memories", "Memories"), ("settings", "Vault & settings")]
 
 _MEMORY = re.compile(r"^\[m:(\d+)\][^\n]*\n((?:>[^\n]*\n?)*)", re.MULTILINE)
 
@@ -65,6 +68,9 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+closed_port = free_port  # bound, then released: nothing listens there (no Ollama)
 
 
 def seed_home(home: Path, env: dict[str, str]) -> None:
@@ -93,6 +99,7 @@ def streamlit_app(env: dict[str, str], log: Path) -> Iterator[str]:
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
                "--server.address", "127.0.0.1", "--server.headless", "true",
                "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
+    log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         try:

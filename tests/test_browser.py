@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.browser_support import (
     AMERICANO_DAY,
+    PAGES,
     BETWEEN_DAY,
     CHROMIUM_ARGS,
     LATTE_DAY,
@@ -26,6 +27,7 @@ from tests.browser_support import (
     TODAY,
     answer,
     chromium_path,
+    closed_port,
     screenshot,
     seed_home,
     streamlit_app,
@@ -181,6 +183,69 @@ def memories_used(reply: Locator) -> Locator:
 
 
 # -------------------------------------------------------------------- tests
+def expect_page(page: Page, title: str) -> None:
+    """The page shows its own title, the app's navigation (and not the pages/ folder's file list), wide."""
+    main = page.get_by_test_id("stMainBlockContainer")
+    expect(main.get_by_role("heading", level=1).first).to_contain_text("Engram" if title == "Chat" else title)
+    nav = page.get_by_test_id("stSidebarUserContent").get_by_test_id("stPageLink")
+    expect(nav).to_have_text([re.compile(re.escape(name)) for _, name in PAGES])
+    expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)  # Streamlit's own list never shows
+    assert main.bounding_box()["width"] > 1000, f"{page.url} is not laid out wide: {main.bounding_box()}"
+
+
+def test_newcomer_opens_any_address_links_the_sample_vault_and_asks(page: Page, tmp_path):
+    """A freshly started server, no Ollama: /graph first, then every page by its address; link the sample
+    vault from the chat; the indexing summary and a suggested question lead to an answer with openable sources."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ENGRAM_VAULT", "OLLAMA_HOST", "ENGRAM_MODEL")}
+    env.update(ENGRAM_HOME=str(tmp_path / "engram-home"), ENGRAM_EMBEDDER="hash", HF_HUB_OFFLINE="1",
+               ENGRAM_OLLAMA_URL=f"http://127.0.0.1:{closed_port()}")
+    with streamlit_app(env, SCREENSHOTS / "streamlit-newcomer.log") as url:
+        for address, title in [("graph", "Memory graph"), *[(a, t) for a, t in PAGES if a != "graph"]]:
+            open_page(page, f"{url}/{address}")
+            expect_page(page, title)
+        open_page(page, f"{url}/common")  # a helper module, not a page: the app's default page answers
+        expect(page.get_by_role("dialog")).to_contain_text("Page not found")
+        page.get_by_role("dialog").get_by_role("button", name="Close").click()
+        expect_page(page, "Chat")
+
+        page.get_by_role("button", name="Link the sample vault").click()
+        first = page.locator(".st-key-chat_first_questions")
+        expect(first).to_contain_text(re.compile(rf"Your vault is indexed: {SAMPLE_NOTES} notes · \d+ memories"
+                                                 r" · \d+ dated facts? · \d+ entities\."), timeout=90_000)
+        settle(page)
+        questions = first.get_by_role("button")
+        assert 3 <= questions.count() <= 5, questions.all_inner_texts()
+        expect(page.get_by_text("No language model is answering")).to_have_count(1)
+        screenshot(page, "first_run")
+
+        question = questions.filter(has_text="Lisbon").first
+        asked = question.inner_text()
+        question.click()
+        expect(page.get_by_test_id("stChatMessage").filter(has_text=asked)).to_be_visible()
+        reply = (page.get_by_test_id("stChatMessage")
+                 .filter(has=page.get_by_test_id("stChatMessageAvatarAssistant")).last
+                 .get_by_test_id("stChatMessageContent"))
+        expect(reply.get_by_text(re.compile(r"^Memories used \(\d+\)$"))).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+        settle(page)
+        expect(reply).to_contain_text("Offline recall mode")
+        expect(reply).to_contain_text("TP1351")
+        expect(reply).not_to_contain_text("ollama serve")  # the banner says it, once
+        expect(reply).not_to_contain_text("[[")  # wikilinks read as links
+        expect(page.get_by_text("No language model is answering")).to_have_count(1)
+
+        details = memories_used(reply)
+        note = details.get_by_role("link", name=re.compile(r"Trips.Lisbon 2026\.md, lines \d+–\d+"))
+        expect(note.first).to_have_attribute("href", re.compile(r"^obsidian://open\?vault=sample_vault&file=Trips%2FLisbon%202026$"))
+        links = details.get_by_role("link")
+        assert all(href.startswith("obsidian://") for href in (a.get_attribute("href") for a in links.all())), \
+            [a.get_attribute("href") for a in links.all()]
+        lines = details.get_by_text(re.compile(r"^Lines \d+–\d+ in the note$")).first
+        lines.click()
+        settle(page)
+        expect(details.get_by_test_id("stCode").first).to_contain_text("flight TP1351 from Amsterdam")
+        screenshot(page, "chat_sources")
+
+
 def test_link_sample_vault_and_ask(page: Page, app: App):
     link_sample_vault(page, app.url)
     open_page(page, app.url)
@@ -233,10 +298,17 @@ def test_graph_page_renders(page: Page, app: App):
         page.wait_for_timeout(250)
     assert drawn.get("nodes") == nodes and drawn.get("edges") == edges, (drawn, nodes, edges)
     assert drawn["width"] > 50 and drawn["height"] > 50 and drawn["canvas"] > 0, drawn
+    panel = page.locator(".st-key-graph_details")
+    expect(panel).to_contain_text("Memories")
+    cut = panel.evaluate("el => el.scrollHeight - el.clientHeight")
+    assert cut <= 1, f"the details panel hides {cut}px of its lists"
     screenshot(page, "graph")
 
 
 def test_time_travel_slider_changes_results(page: Page, app: App):
+    received: list[bytes] = []  # what the server sends the page, as the browser gets it
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda data: received.append(data if isinstance(data, bytes) else data.encode())))
     open_page(page, f"{app.url}/time_travel")
     about = page.get_by_label("About (optional)")
     about.fill("drink")
@@ -263,8 +335,13 @@ def test_time_travel_slider_changes_results(page: Page, app: App):
     screenshot(page, "time_travel")
 
     slider.focus()
+    received.clear()
     page.keyboard.press("End")
     expect(results(TODAY)).to_contain_text("User now drinks oat latte.")
+    settle(page)
+    sent = b"".join(received)
+    assert f"On {TODAY:%d %b %Y}".encode() in sent  # the slider's part of the page was redrawn …
+    assert b"What changed between two days" not in sent  # … and only that part (st.fragment): not the whole page
 
 
 def test_forget_memory_is_gone_from_recall(page: Page, app: App):

@@ -1,5 +1,6 @@
 """The command line as a user runs it: real processes, a real DuckDB file in ENGRAM_HOME."""
 import json
+import re
 import os
 import subprocess
 import sys
@@ -137,3 +138,41 @@ def test_real_minilm_end_to_end(home):
     assert "latte" in data["results"][0]["content"].lower()
     data = json.loads(cli("recall", "when do I fly to Portugal", "--json", home=home, embedder="local").stdout)
     assert "TP1351" in data["results"][0]["content"]
+
+
+def test_recall_prints_a_snippet_with_source_and_validity_and_full_text_on_request(home):
+    vault = ROOT / "tests" / "fixtures" / "vault"
+    assert cli("ingest", str(vault), home=home).returncode == 0
+    whole = (vault / "Projects" / "Garden Planner.md").read_text(encoding="utf-8")
+    short = cli("recall", "garden planner companion plants", "--k", "3", home=home)
+    assert short.returncode == 0, short.stderr
+    first = short.stdout.split("\n 2. ")[0]
+    text, details = first.splitlines()[1], first.splitlines()[2]
+    assert text.startswith(" 1. [fact_reference] Garden Planner: A small app") and "# " not in text
+    assert len(text) < 220 and "Track harvests per bed" not in short.stdout  # a snippet, not the note
+    assert re.fullmatch(r"    m:\d+ · score \d+\.\d\d · valid since \d{4}-\d\d-\d\d · note "
+                        r"Projects/Garden Planner\.md:\d+-\d+", details), details
+    full = cli("recall", "garden planner companion plants", "--k", "1", "--full", home=home)
+    assert full.returncode == 0 and "Track harvests per bed." in full.stdout and "### Version 2" in full.stdout
+    assert "[[Mira Chen]] designs the screens." in full.stdout and "Mira Chen" in whole
+
+
+def test_recall_batch_echoes_only_the_start_of_a_long_query(home, tmp_path):
+    cli("remember", "I drink oat latte", home=home)
+    long_query = "what do I drink " + "and also " * 20_000
+    batch = tmp_path / "q.jsonl"
+    batch.write_text(json.dumps({"query": long_query}) + "\n", encoding="utf-8")
+    out = cli("recall", "--batch", str(batch), home=home)
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout)
+    assert row["query"] == long_query[:79] + "…" and len(out.stdout) < 10_000
+    assert "latte" in row["results"][0]["content"]
+
+
+def test_import_chat_refuses_a_line_without_role_and_stores_nothing(home, tmp_path):
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text('{"session_id": "a", "role": "user", "content": "I like jazz"}\n'
+                    '{"session_id": "a", "content": "I live in Porto"}\n', encoding="utf-8")
+    done = cli("import-chat", str(chat), home=home)
+    assert done.returncode == 2 and f"{chat}:2" in done.stderr and "'role' is missing" in done.stderr
+    assert not (home / "engram.duckdb").exists() or count_rows(home, "events") == 0

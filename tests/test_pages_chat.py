@@ -44,6 +44,29 @@ def test_empty_store_link_sample_vault(page_env):
     assert common.vault_runner() is not None
 
 
+def test_first_run_summary_and_a_suggested_question_lead_to_an_answer(page_env):
+    from pages import common
+
+    at = page("chat.py").run()
+    at.button(key="chat_link_sample").click().run()
+    assert common.vault_runner().ready.wait(120)
+    at.run()
+    assert not at.exception
+    summary = texts(at.markdown)
+    assert "**Your vault is indexed:** 12 notes · " in summary and " dated fact" in summary and " entities." in summary
+    suggested = [b for b in at.button if b.key and b.key.startswith("chat_suggested_")]
+    assert 3 <= len(suggested) <= 5, [b.label for b in suggested]
+    assert "ollama serve" in texts(at.info) + "".join(c.value for c in at.code)  # the setup steps: once, here
+    lisbon = next(b for b in suggested if "Lisbon" in b.label)
+    lisbon.click().run()
+    assert not at.exception
+    reply = chat_text(at)
+    assert lisbon.label in reply and "Offline recall mode" in reply and "TP1351" in reply
+    assert "ollama serve" not in reply
+    assert "obsidian://open?vault=sample_vault&file=Trips%2FLisbon%202026" in texts(at.caption)
+    assert not [b for b in at.button if b.key and b.key.startswith("chat_suggested_")]  # asked: the offer is gone
+
+
 def test_empty_store_offline_question(page_env):
     at = page("chat.py").run()
     at.chat_input[0].set_value("What do I drink?").run()

@@ -1,6 +1,8 @@
 """The freshness page: health metrics against their thresholds, charts, expiring memories, archive and purge."""
 from __future__ import annotations
 
+import json
+
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -49,6 +51,10 @@ def test_metrics_after_a_knowledge_update(page_env):
     assert metric(at, "Amnesia alert").value == "off"
     charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
     assert charts  # freshness over time
+    x = json.loads(charts[0].proto.spec)["layer"][0]["encoding"]["x"]
+    assert x["axis"]["format"] == "%d %b"  # days, never ".105" (milliseconds) when one point has memories
+    start, end = (datetime.fromisoformat(d) for d in x["scale"]["domain"])
+    assert end - start == timedelta(days=90)
 
 
 def test_expiring_soon_table(page_env):

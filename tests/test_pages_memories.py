@@ -46,6 +46,7 @@ def test_filter_finds_a_stored_memory(page_env):
     assert {ids["latte"], ids["Lisbon"]} <= table_ids(at)
     assert list(at.dataframe[0].value.columns) == [
         "id", "type", "content", "valid from", "valid until", "superseded_by", "relevance", "archived", "source"]
+    assert set(at.dataframe[0].value["superseded_by"]) == {""}  # nothing superseded: blank, never "None"
 
     at.text_input(key="memories_text").set_value("Lisbon").run()
     assert ids["Lisbon"] in table_ids(at)

@@ -106,7 +106,8 @@ def test_bad_arguments_get_a_clear_error(tmp_path, args, message):
 
 def test_a_lone_surrogate_names_its_line(tmp_path):
     chat = tmp_path / "chat.jsonl"
-    chat.write_text('{"session_id": "s", "content": "fine"}\n{"session_id": "s", "content": "bad \\ud800 x"}\n',
+    chat.write_text('{"session_id": "s", "role": "user", "content": "fine"}\n'
+                    '{"session_id": "s", "role": "user", "content": "bad \\ud800 x"}\n',
                     encoding="utf-8")
     done = cli("import-chat", str(chat), home=tmp_path / "home")
     assert done.returncode == 2 and f"{chat}:2" in done.stderr and "surrogate" in done.stderr

@@ -168,7 +168,7 @@ def _org_spans(run: str, offset: int) -> Iterator[_Span]:
 
 
 _EN_PERSON_CONTEXT = re.compile(
-    r"\b(?P<name>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?=\s+(?:from|of)\s+(?:the\s+)?[A-Z]|\s*\([A-Z][^()\n]{0,30}\))"
+    r"\b(?P<name>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?=\s+from\s+(?:the\s+)?[A-Z]|\s*\([A-Z][^()\n]{0,30}\))"
 )
 _NOT_NAMES = set(
     "The A An This That These Those My Our Your His Her Their Its Some Any Each Every All Most Many One Two "
@@ -263,7 +263,9 @@ def _resolve(spans: Iterable[_Span]) -> list[_Span]:
 # ---------------------------------------------------------------------------
 
 _AFTER_PAREN = re.compile(rf"\s*[(（]\s*(?P<q>[A-Z{HAN}][^()（）\n]{{0,29}}?)\s*[)）]")
-_AFTER_FROM = re.compile(r"\s+(?:from|of)\s+(?:the\s+)?(?P<q>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3})")
+# "Alice from Finance", "Bob from Google": not "of" ("Book of Disquiet", "Redesign of the Harbor Museum" are titles)
+_AFTER_FROM = re.compile(r"\s+from\s+(?:the\s+)?(?P<q>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3})")
+NAMES = ("PERSON", "NOTE")
 
 
 def _qualifier(text: str, ent: ExtractedEntity, orgs_by_end: dict[int, ExtractedEntity]) -> str | None:
@@ -278,6 +280,20 @@ def _qualifier(text: str, ent: ExtractedEntity, orgs_by_end: dict[int, Extracted
     if org is None and text[ent.end : ent.end + 1] == "在":  # 张经理在技术部…
         org = next((o for o in orgs_by_end.values() if o.start == ent.end + 1), None)
     return org.text if org else None
+
+
+def _full_names(ents: list[ExtractedEntity]) -> None:
+    """A one-word name that starts or ends exactly one longer name in the same text takes that name
+    ("Tomás" → "Tomás Silva" where the text names Tomás Silva), and its qualifier."""
+    longer = {e.text.casefold(): e for e in ents if e.label in NAMES and " " in e.text.strip()}
+    for ent in ents:
+        word = ent.text.strip().casefold()
+        if ent.label not in NAMES or not word or " " in word:
+            continue
+        matches = {name: full for name, full in longer.items() if word in (name.split()[0], name.split()[-1])}
+        if len(matches) == 1:
+            full = next(iter(matches.values()))
+            ent.text, ent.label, ent.qualifier = full.text, full.label, ent.qualifier or full.qualifier
 
 
 def _qualify(text: str, spans: list[_Span]) -> list[ExtractedEntity]:
@@ -295,6 +311,7 @@ def _qualify(text: str, spans: list[_Span]) -> list[ExtractedEntity]:
         found = qualifiers.get(ent.text, set())
         if ent.label == "PERSON" and ent.qualifier is None and len(found) == 1:
             ent.qualifier = next(iter(found))
+    _full_names(ents)
     return ents
 
 
