@@ -893,9 +893,11 @@ class Store:
         units = self.memories_by_id(ids)
         return [units[i] for i in ids if i in units]
 
-    def memories_true_at(self, as_of: datetime, *, include_turns: bool = False, limit: int = 50) -> list[MemoryUnit]:
-        """Unarchived memories true at `as_of` (the time rule), latest valid_from first."""
-        rule, params = true_at_sql(as_of)
+    def memories_true_at(self, as_of: datetime, *, include_turns: bool = False, limit: int = 50,
+                         recorded_by: datetime | None = None) -> list[MemoryUnit]:
+        """Unarchived memories true at `as_of` (the time rule), latest valid_from first; with `recorded_by`,
+        as Engram held them then (system time)."""
+        rule, params = true_at_sql(as_of, recorded_by=recorded_by)
         turns = "" if include_turns else " AND type <> 'chat_turn'"
         return self._memories_where(f"{rule} AND NOT archived{turns}", params, limit=limit)
 
@@ -957,6 +959,12 @@ class Store:
         """The earliest valid_from of any memory, and how many memories there are."""
         first, count = self.query("SELECT min(valid_from), count(*) FROM memories")[0]
         return py_time(first), count
+
+    def note_time_span(self) -> tuple[datetime | None, datetime | None, datetime | None]:
+        """(earliest world time, latest world time, earliest recorded time) of the live notes' memories."""
+        row = self.query("""SELECT min(m.valid_from), max(m.valid_from), min(m.recorded_at) FROM memories m
+                            JOIN sources s ON s.id = m.source_id WHERE s.kind = 'note' AND s.deleted_at IS NULL""")[0]
+        return py_time(row[0]), py_time(row[1]), py_time(row[2])
 
     def memory_counts(self, now: datetime, soon: datetime) -> dict[str, int]:
         """Memories (chat turns apart) by state at `now`; `expiring` ends in (now, soon]."""

@@ -31,13 +31,15 @@ def _as_recollections(units: list[MemoryUnit], provenance: ProvenanceOf, valid: 
 
 
 def valid_at(store: Store, provenance: ProvenanceOf, as_of: datetime, *, query: str | None = None,
-             recall: Recall | None = None, k: int = 50, include_turns: bool = False) -> list[Recollection]:
-    """Memories valid at `as_of`: recalled for `query`, or the most recent ones without a query."""
+             recall: Recall | None = None, k: int = 50, include_turns: bool = False,
+             recorded_by: datetime | None = None) -> list[Recollection]:
+    """Memories valid at `as_of`: recalled for `query`, or the most recent ones without a query. With
+    `recorded_by`, only what Engram had recorded by then (system time)."""
     as_of = ensure_utc(as_of)
     if query:
         types = None if include_turns else MEMORY_TYPES
-        return recall(query, as_of=as_of, k=k, types=types).results
-    units = store.memories_true_at(as_of, include_turns=include_turns, limit=k)
+        return recall(query, as_of=as_of, k=k, types=types, recorded_by=recorded_by).results
+    units = store.memories_true_at(as_of, include_turns=include_turns, limit=k, recorded_by=recorded_by)
     return sorted(_as_recollections(units, provenance), key=lambda r: r.unit.valid_from, reverse=True)
 
 

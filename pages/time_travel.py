@@ -102,20 +102,43 @@ def show_changes(changes) -> None:
                 f"{sources.source_markdown(rec)}</small>" for rec in items), unsafe_allow_html=True)
 
 
+QUESTIONS = {"What was true on this day (world time)": False,
+             "What Engram had recorded by this day (system time)": True}
+
+
+def empty_explanation(eng, day, query: str, recorded: bool) -> str:
+    """Why nothing shows: the words, or a day before what the vault's notes (or the record) cover."""
+    about = " about that" if query else ""
+    text = (f"Engram had recorded nothing{about} by {day:%d %b %Y}." if recorded
+            else f"Nothing{about} was true on {day:%d %b %Y}, as far as Engram knows.")
+    first, last, first_recorded = eng.store.note_time_span()
+    if first is not None:
+        text += (f" Your vault's notes are dated from {first:%d %b %Y} to {last:%d %b %Y}"
+                 + (f" and were first recorded on {first_recorded:%d %b %Y}." if recorded else "."))
+    return text + (" Move the slider later or change the words." if query else " Move the slider later.")
+
+
 @st.fragment
 def as_of_view(eng, first_day, today) -> None:
     """The slider, the optional words and what was valid that day: a step of the slider reruns only this part."""
+    question = st.radio("Question", list(QUESTIONS), key="tt_question", horizontal=True,
+                        help="World time: what held on that day, by everything Engram knows now (a note synced "
+                             "today that says where you worked in 2021 answers for 2021). Recorded by: what Engram "
+                             "itself had written down by that day; a note counts as recorded when its author "
+                             "wrote it.")
+    recorded = QUESTIONS[question]
     day = st.slider("As of", min_value=first_day, max_value=today, value=today, format="YYYY-MM-DD",
-                    key="tt_day", help="Drag to a past day: the list shows what was valid (and known) then.")
+                    key="tt_day", help="Drag to a past day.")
     query = st.text_input("About (optional)", key="tt_query", placeholder="coffee, Mira, the garden project…")
     as_of = common.as_of_day(day)
+    recorded_by = as_of if recorded else None
 
     try:
         if query.strip():
             recs = valid_at(eng.store, eng.provenance, as_of, query=query.strip(), recall=eng.recall,
-                            k=RESULTS_FOR_QUERY)
+                            k=RESULTS_FOR_QUERY, recorded_by=recorded_by)
         else:
-            recs = valid_at(eng.store, eng.provenance, as_of, k=RESULTS)
+            recs = valid_at(eng.store, eng.provenance, as_of, k=RESULTS, recorded_by=recorded_by)
         units = chart_units(eng, recs)
     except EngramError as exc:
         st.error(f"Time travel failed: {exc}")
@@ -127,8 +150,7 @@ def as_of_view(eng, first_day, today) -> None:
         st.subheader(f"On {day:%d %b %Y}")
         st.caption(f"{common.plural(current, 'memory', 'memories')} valid then" + (f" about “{query.strip()}”" if query.strip() else " (most recent first)")
                    + (f", plus {common.plural(len(recs) - current, 'older version')}" if len(recs) > current else ""))
-        show_results(recs, f"Engram held nothing{' about that' if query.strip() else ''} on {day:%d %b %Y}. "
-                           "Move the slider later" + (" or change the words." if query.strip() else "."))
+        show_results(recs, empty_explanation(eng, day, query.strip(), recorded))
     with right:
         st.subheader("Validity over time")
         if units:

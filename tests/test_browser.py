@@ -344,6 +344,21 @@ def test_time_travel_slider_changes_results(page: Page, app: App):
     assert b"What changed between two days" not in sent  # … and only that part (st.fragment): not the whole page
 
 
+def test_time_travel_shows_what_the_sample_vault_superseded_and_what_expired(page: Page, app: App):
+    """Notes carry their own time: the move supersedes where Maya lived, the old job and a finished season expire."""
+    link_sample_vault(page, app.url)
+    open_page(page, f"{app.url}/time_travel")
+    superseded = page.get_by_role("tab", name=re.compile(r"^Superseded \((\d+)\)"))
+    expired = page.get_by_role("tab", name=re.compile(r"^Expired \((\d+)\)"))
+    expect(superseded).to_be_visible(timeout=30_000)
+    assert int(re.search(r"\((\d+)\)", superseded.inner_text())[1]) >= 1
+    assert int(re.search(r"\((\d+)\)", expired.inner_text())[1]) >= 1
+    superseded.click()
+    expect(page.get_by_role("tabpanel").filter(has_text="User lives in Amsterdam")).to_be_visible()
+    expired.click()
+    expect(page.get_by_role("tabpanel").filter(has_text="Blue Fern Agency")).to_be_visible()
+
+
 def test_forget_memory_is_gone_from_recall(page: Page, app: App):
     open_page(page, app.url)
     reply = ask(page, "Who is my dentist?")

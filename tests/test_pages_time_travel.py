@@ -1,6 +1,7 @@
 """The time-travel page: what was valid on a day, the validity timeline, and the diff between two days."""
 from __future__ import annotations
 
+import os
 from datetime import date, datetime, timezone
 
 from tests.pages_support import page, page_env, texts  # noqa: F401  (fixture)
@@ -83,3 +84,26 @@ def test_diff_between_two_days(page_env):
 
     at.date_input(key="tt_to").set_value(date(2026, 5, 1)).run()
     assert "before the “To” day" in texts(at.warning)
+
+
+def test_world_time_and_recorded_by_are_two_questions(page_env, tmp_path):
+    """A note written in Feb 2026 says what held in 2024: true then in world time, not yet recorded then."""
+    from pages import common
+    from vault_sync.sync import VaultIndexer
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Work.md").write_text("---\ncreated: 2026-02-01\n---\n# Work\n\n"
+                                   "- 2022-03 to 2026-01: designer at Blue Fern Agency.\n", encoding="utf-8")
+    written = datetime(2026, 2, 1, 9, tzinfo=timezone.utc).timestamp()
+    os.utime(vault / "Work.md", (written, written))  # the author's last edit
+    VaultIndexer(common.engram(), vault).sync_all()
+    at = page("time_travel.py").run()
+    at.slider(key="tt_day").set_value(date(2024, 6, 1)).run()
+    assert any("Blue Fern" in m.value for m in at.markdown)
+    assert "world time" in at.radio(key="tt_question").value
+
+    at.radio(key="tt_question").set_value("What Engram had recorded by this day (system time)").run()
+    assert not any("Blue Fern" in m.value for m in at.markdown if m.value.startswith(("📄", "🙂")))
+    explained = texts(at.info)
+    assert "recorded nothing by 01 Jun 2024" in explained and "first recorded on 01 Feb 2026" in explained
