@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import threading
 from contextlib import contextmanager
@@ -17,7 +16,7 @@ import numpy as np
 
 from .clock import ensure_utc, utc_now
 from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
-from .files import private_file
+from .files import open_private, private_file
 from .model import Event, MemoryUnit, Source
 from .temporal import true_at_sql
 
@@ -140,6 +139,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
 ]
 
 
+COPY_CHUNK = 8 * 1024 * 1024
 _LOCK_SIGNS = ("could not set lock", "conflicting lock")
 _DAMAGE_SIGNS = (  # what DuckDB says about a file that is not (or no longer) a whole database
     ("not a valid duckdb database file", "not a valid DuckDB database file"),
@@ -181,6 +181,22 @@ def open_connection(path: Path | None, *, read_only: bool = False) -> duckdb.Duc
         if reason:
             raise StoreDamagedError(path, reason) from None
         raise
+
+
+def _hold_open(path: Path | None) -> int | None:
+    """A descriptor of the database file, kept open while DuckDB has it: DuckDB's lock is a POSIX record lock,
+    which the process loses when it closes *any* descriptor of the file, so the file is only ever read through
+    this one (a backup), never opened and closed again while the store is open."""
+    return None if path is None else os.open(path, os.O_RDONLY)
+
+
+def _copy_from(held: int, target: Path) -> None:
+    """Copy the whole file behind the descriptor `held` to a new private file `target`."""
+    offset = 0
+    with open_private(target, overwrite=True) as out:
+        while chunk := os.pread(held, COPY_CHUNK, offset):
+            out.buffer.write(chunk)
+            offset += len(chunk)
 
 
 def folder_problem(folder: Path) -> str | None:
@@ -250,12 +266,13 @@ class Store:
         self._entity_cache: dict[tuple[str, str | None], int] | None = None
         self._entity_staged: dict[tuple[str, str | None], int] = {}  # created in the open transaction
         self.conn = open_connection(self.path, read_only=self.read_only)
+        self._held = _hold_open(self.path)
         try:
             with self.explained_errors():
                 if not self.read_only:
                     self._migrate()
         except BaseException:
-            self.conn.close()  # nothing may hold the file while a restore replaces it in this process
+            self.close()  # nothing may hold the file while a restore replaces it in this process
             raise
 
     # ----------------------------------------------------------------- plumbing
@@ -297,8 +314,7 @@ class Store:
             if not self.read_only:
                 self.conn.execute("CHECKPOINT")
             partial = target.with_name(target.name + ".partial")
-            shutil.copyfile(self.path, partial)
-            os.chmod(partial, 0o600)
+            _copy_from(self._held, partial)
             os.replace(partial, target)
 
     def check_writable(self) -> None:
@@ -359,6 +375,9 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+            if self._held is not None:
+                os.close(self._held)
+                self._held = None
 
     # --------------------------------------------------------------------- meta
     def get_meta(self, key: str) -> str | None:
@@ -512,6 +531,8 @@ class Store:
         with self._lock:
             _rewrite_compacted(self.conn, self.path)
             self.conn = open_connection(self.path)
+            os.close(self._held)  # the replaced file's
+            self._held = _hold_open(self.path)
             self._entity_cache = None
 
     def close_edges_from(self, src: str, at: datetime, kind: str | None = None) -> None:
