@@ -18,7 +18,7 @@ from typing import Callable
 
 from .engram import resolve_home
 from .errors import EngramError, StoreLockedError
-from .service import NOT_SERVED, Holder, find_holder
+from .service import NOT_SERVED, Holder, read_holder, service_file
 
 LOCK_WAIT_S = 30.0  # a holder opening a large store writes its service file once its index is read
 CONNECT_TIMEOUT_S = 5.0
@@ -32,32 +32,55 @@ def dispatch(args: Namespace, argv: list[str], run: Callable[[Namespace], int]) 
     """Run the parsed command (`run`, which raises StoreLockedError when the store is held) or forward it."""
     home = resolve_home(getattr(args, "home", None))
     deadline = time.monotonic() + LOCK_WAIT_S
-    said_waiting = False
+    said: set[str] = set()
+    unreachable: tuple[Holder, str] | None = None
+
+    def note(key: str, text: str) -> None:
+        if key not in said:
+            said.add(key)
+            print(f"note: {text}", file=sys.stderr)
+
     try:
         while True:
-            holder = find_holder(home) if _needs_store(args) else None
+            holder = _live_holder(home, note) if _needs_store(args) else None
             mine = holder is None or holder.pid == os.getpid()
             # a one-off command ends soon: `watch`, `reembed` and `restore` wait for it instead
             waits = not mine and args.command in NOT_SERVED and holder.kind == "cli" and time.monotonic() < deadline
             if not mine and not waits:
                 try:
                     return forward(holder, argv, home, args)
-                except HolderGone:
-                    pass  # the store may be free now
+                except HolderGone as exc:
+                    unreachable = (holder, str(exc))  # the store may be free now
             if not waits:
                 try:
                     return run(args)
                 except StoreLockedError as exc:
                     if time.monotonic() > deadline:
-                        print(f"error: {exc}", file=sys.stderr)
+                        print(f"error: {_locked_message(exc, unreachable)}", file=sys.stderr)
                         return 1
-            if not said_waiting:
-                print("note: another Engram process holds the memory store; waiting for it…", file=sys.stderr)
-                said_waiting = True
+            note("waiting", "another Engram process holds the memory store; waiting for it…")
             time.sleep(0.25)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _live_holder(home: Path, note: Callable[[str, str], None]) -> Holder | None:
+    """The live holder of the store in `home`; a file left by a dead one is named once, then ignored."""
+    holder = read_holder(home)
+    if holder is not None and not holder.is_running():
+        note("stale", f"{service_file(home)} names {holder.describe()}, which is no longer running (it did not "
+                      f"stop cleanly); its service is gone, so the command runs here")
+        return None
+    return holder
+
+
+def _locked_message(exc: StoreLockedError, unreachable: tuple[Holder, str] | None) -> str:
+    if unreachable is None:
+        return str(exc)
+    holder, why = unreachable
+    return (f"{holder.describe()} holds the memory store, but its service on 127.0.0.1:{holder.port} does not "
+            f"answer ({why}); {holder.how_to_stop()} and run the command again")
 
 
 def _needs_store(args: Namespace) -> bool:

@@ -58,6 +58,9 @@ class Holder:
     def describe(self) -> str:
         return f"{self.label} (pid {self.pid})"
 
+    def is_running(self) -> bool:
+        return _alive(self.pid)
+
     def how_to_stop(self) -> str:
         if self.kind == "cli":
             return "it stops by itself when its command is done"
@@ -78,9 +81,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def find_holder(home: str | Path) -> Holder | None:
-    """The live process serving the store in `home`, or None (no file, a file of a dead process, or one
-    that is not the user's own private file)."""
+def read_holder(home: str | Path) -> Holder | None:
+    """What service.json in `home` says, alive or not; None when there is none, or it is not the user's own
+    private file."""
     path = service_file(home)
     try:
         info = path.stat()
@@ -93,7 +96,14 @@ def find_holder(home: str | Path) -> Holder | None:
     if info.st_uid != os.geteuid() or info.st_mode & 0o077:
         log.warning("ignoring %s: it is not a private file of this user", path)
         return None
-    return holder if _alive(holder.pid) else None
+    return holder
+
+
+def find_holder(home: str | Path) -> Holder | None:
+    """The live process serving the store in `home`, or None (no file, a file left by a dead process, or one
+    that is not the user's own private file)."""
+    holder = read_holder(home)
+    return holder if holder is not None and holder.is_running() else None
 
 
 # ------------------------------------------------------- output of forwarded commands

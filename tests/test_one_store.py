@@ -234,8 +234,41 @@ def test_a_file_left_by_a_killed_holder_is_ignored(env, vault):
     assert holder_file(env).exists()  # kill -9: no chance to clean up
     done = cli(env, "remember", LOCKER)
     assert done.returncode == 0 and "holds the memory store" not in done.stderr, done.stderr
+    assert f"pid {watch.pid}), which is no longer running" in done.stderr and "runs here" in done.stderr
     assert not holder_file(env).exists()  # the command served while it ran, then took its own file away
     assert "Zanzibar" in recall_json(env, "locker code word")["results"][0]["content"]
+
+
+def test_only_the_token_opens_the_service_and_the_holder_keeps_the_store_to_itself(env, tmp_path):
+    (tmp_path / "empty-vault").mkdir()
+    watch = start_watch(env, tmp_path / "empty-vault")
+    try:
+        service = wait_for_holder(env, "watch")
+        indexed(watch)
+        assert holder_file(env).stat().st_mode & 0o777 == 0o600
+        assert listening_on_loopback_only(service["port"])
+        assert cli(env, "backup").returncode == 0  # taken by `watch`: the file is read while DuckDB has it open
+        database = Path(env["ENGRAM_HOME"]) / "engram.duckdb"
+        second = subprocess.run([sys.executable, "-c", f"import duckdb; duckdb.connect({str(database)!r})"],
+                                env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode != 0 and "lock" in second.stderr.lower(), second.stderr  # no second writer
+
+        headers = {"Content-Type": "application/json", "Host": f"127.0.0.1:{service['port']}"}
+        body = json.dumps({"argv": ["remember", "My PIN is 4711"], "cwd": str(tmp_path),
+                           "home": env["ENGRAM_HOME"]}).encode()
+        assert post(service, body=body, headers=headers)[0] == 401
+        assert post(service, body=body, headers=dict(headers, Authorization="Bearer " + "x" * 43))[0] == 403
+        assert post(service, body=body, headers=dict(headers, Authorization=service["token"]))[0] == 401
+
+        forged = dict(service, token="not-" + service["token"])
+        holder_file(env).write_text(json.dumps(forged))  # the same private file, another token
+        refused = cli(env, "remember", "My PIN is 4711")
+        assert refused.returncode == 1 and "refused the command (403: wrong token)" in refused.stderr, refused.stderr
+        holder_file(env).write_text(json.dumps(service))
+        assert "4711" not in cli(env, "recall", "PIN", "--json").stdout  # nothing was written
+    finally:
+        out, err = stop(watch)
+    assert watch.returncode == 0, err
 
 
 def test_the_app_opened_while_watch_runs_searches_through_it_and_can_take_over(env, vault, browser, tmp_path):
