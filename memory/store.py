@@ -218,13 +218,9 @@ def write_problem(path: Path) -> str | None:
     problem = folder_problem(path.parent)
     if problem:
         return problem
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except FileNotFoundError:
+    if not path.exists() or os.access(path, os.W_OK):  # not opened: closing it would drop a lock (_hold_open)
         return None
-    except OSError:
-        return f"the database file {path} is read-only"
-    return None
+    return f"the database file {path} is read-only"
 
 
 def database_problem(path: Path) -> str | None:
