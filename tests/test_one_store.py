@@ -271,6 +271,31 @@ def test_only_the_token_opens_the_service_and_the_holder_keeps_the_store_to_itse
     assert watch.returncode == 0, err
 
 
+HOLD_TWICE = """
+import sys, time
+from memory import Engram
+from memory.embed import make_embedder
+first = Engram(sys.argv[1], embedder=make_embedder("hash"))
+second = Engram(sys.argv[1], embedder=make_embedder("hash"), allow_embedder_change=True)  # as the app reopens it
+print("open", flush=True)
+time.sleep(120)
+"""
+
+
+def test_the_store_stays_locked_when_its_process_opens_it_again(env, tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_TWICE, env["ENGRAM_HOME"]], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "open\n", holder.stderr.read()
+        database = Path(env["ENGRAM_HOME"]) / "engram.duckdb"
+        second = subprocess.run([sys.executable, "-c", f"import duckdb; duckdb.connect({str(database)!r})"],
+                                env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode != 0 and "lock" in second.stderr.lower(), second.stderr
+    finally:
+        holder.kill()
+        holder.communicate(timeout=30)
+
+
 def test_the_app_opened_while_watch_runs_searches_through_it_and_can_take_over(env, vault, browser, tmp_path):
     watch = start_watch(env, vault)
     try:
