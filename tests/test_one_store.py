@@ -210,6 +210,15 @@ def test_watch_serves_cli_commands_and_no_write_is_lost(env, vault, tmp_path):
         again = cli(env, "remember", facts[0], "--id", "w0")  # the same message id: stored once
         assert again.returncode == 0 and "already remembered" in again.stdout
 
+        (tmp_path / "chat.jsonl").write_text("".join(json.dumps(m) + "\n" for m in [
+            {"session_id": "s1", "role": "user", "content": "My sister Ines lives in Porto", "at": "2026-03-01"},
+            {"session_id": "s1", "role": "assistant", "content": "Noted.", "at": "2026-03-01T00:01:00"}]))
+        imported = cli(env, "import-chat", "chat.jsonl", "--json", cwd=tmp_path)  # a path of the caller's folder
+        assert imported.returncode == 0 and json.loads(imported.stdout)["turns"] == 2, imported.stderr
+        answer = cli(env, "ask", "Where does my sister live?")  # offline recall mode, streamed back
+        assert answer.returncode == 0 and "Porto" in answer.stdout, answer.stdout + answer.stderr
+        served = cli(env, "recall", "Which city do I live in?")
+
         ingest = cli(env, "ingest", str(vault))
         assert ingest.returncode == 1 and "already" in ingest.stderr
         reembed = cli(env, "reembed")
@@ -221,7 +230,10 @@ def test_watch_serves_cli_commands_and_no_write_is_lost(env, vault, tmp_path):
     assert watch.returncode == 0, err
     assert not holder_file(env).exists()
     health = json.loads(cli(env, "health", "--json").stdout)  # local again, nothing lost
-    assert health["chat_turns"] == 6
+    assert health["chat_turns"] == 6 + 2 + 1  # remembered, imported, the question asked (an offline reply is not)
+    local = cli(env, "recall", "Which city do I live in?")
+    assert "holds the memory store" in served.stderr and "holds the memory store" not in local.stderr
+    assert served.stdout.splitlines()[1:] == local.stdout.splitlines()[1:]  # the same results, as printed
 
 
 def test_a_file_left_by_a_killed_holder_is_ignored(env, vault):
