@@ -116,12 +116,12 @@ def _refused(holder: Holder, response: http.client.HTTPResponse) -> str:
 
 def forward(holder: Holder, argv: list[str], home: Path, args: Namespace) -> int:
     """Run the command in the holder's process; its output is printed here as it comes, its exit code returned."""
-    print(f"note: {holder.describe()} holds the memory store; the command runs there", file=sys.stderr)
     payload = {"argv": argv, "cwd": os.getcwd(), "home": str(home), "embedder": getattr(args, "embedder", None)}
     response = _connect(holder, "/v1/run", payload)
     if response.status != 200:
         print(f"error: {_refused(holder, response)}", file=sys.stderr)
         return 1
+    print(f"note: {holder.describe()} holds the memory store; the command runs there", file=sys.stderr)
     streams = {"stdout": sys.stdout, "stderr": sys.stderr}
     try:
         while line := response.readline():

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -303,6 +304,26 @@ def test_the_store_stays_locked_when_its_process_opens_it_again(env, tmp_path):
         second = subprocess.run([sys.executable, "-c", f"import duckdb; duckdb.connect({str(database)!r})"],
                                 env=env, capture_output=True, text=True, timeout=60)
         assert second.returncode != 0 and "lock" in second.stderr.lower(), second.stderr
+    finally:
+        holder.kill()
+        holder.communicate(timeout=30)
+
+
+def test_a_holder_whose_service_does_not_answer_is_named(env, tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_TWICE, env["ENGRAM_HOME"]], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "open\n", holder.stderr.read()
+        with socket.socket() as closed:  # a port nothing listens on once this block ends
+            closed.bind(("127.0.0.1", 0))
+            port = closed.getsockname()[1]
+        with os.fdopen(os.open(holder_file(env), os.O_WRONLY | os.O_CREAT, 0o600), "w") as out:
+            json.dump({"pid": holder.pid, "port": port, "token": "t", "kind": "app", "label": "the Engram app",
+                       "started_at": "2026-01-01T00:00:00+00:00"}, out)
+        done = cli(env, "recall", "anything")
+        assert done.returncode == 1, done.stderr
+        assert (f"the Engram app (pid {holder.pid}) holds the memory store, but its service on 127.0.0.1:{port} "
+                f"does not answer") in done.stderr
     finally:
         holder.kill()
         holder.communicate(timeout=30)
