@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import secrets
+import signal
 import sys
 import threading
 from contextlib import contextmanager, nullcontext
@@ -483,10 +484,29 @@ def holding(eng: "Engram", *, kind: str, label: str, watched: list[Path] | None 
     """A CLI command's Engram, served to other processes while the command runs, closed at the end."""
     serve(eng, kind=kind, label=label, watched=lambda: list(watched or []))
     try:
-        yield eng
+        with _interrupt_on_sigterm():
+            yield eng
     finally:
         stop_serving(eng.home)
         eng.close()
+
+
+@contextmanager
+def _interrupt_on_sigterm() -> Iterator[None]:
+    """`kill PID` (the way to stop a holder that `how_to_stop` names) stops it as Ctrl+C does: the store is
+    closed and service.json goes, rather than left behind for the next command to explain."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @atexit.register

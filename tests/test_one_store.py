@@ -237,6 +237,17 @@ def test_watch_serves_cli_commands_and_no_write_is_lost(env, vault, tmp_path):
     assert served.stdout.splitlines()[1:] == local.stdout.splitlines()[1:]  # the same results, as printed
 
 
+def test_kill_stops_watch_as_ctrl_c_does(env, tmp_path):
+    (tmp_path / "empty-vault").mkdir()
+    watch = start_watch(env, tmp_path / "empty-vault")
+    wait_for_holder(env, "watch")
+    indexed(watch)
+    watch.terminate()  # `kill PID`, as the refusal messages suggest
+    out, err = watch.communicate(timeout=60)
+    assert watch.returncode == 0, err
+    assert not holder_file(env).exists()
+
+
 def test_a_file_left_by_a_killed_holder_is_ignored(env, vault):
     watch = start_watch(env, vault)
     try:
