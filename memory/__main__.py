@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from .clock import iso, parse_when
-from .errors import BadInputError, EngramError
+from .errors import BadInputError, EngramError, StoreLockedError
 
 
 MAX_K = 1000
@@ -85,7 +86,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _open(args, *, writes: bool = True, **kwargs):
-    """The Engram for a command; one that `writes` is refused at once when the store cannot be changed."""
+    """The Engram for a command; one that `writes` is refused at once when the store cannot be changed.
+
+    Run for another process by the one that holds the store, the command borrows that process's Engram;
+    run here, it opens its own and serves it to other processes until it ends (memory/service.py)."""
+    from .service import borrowed_engram, holding
+
+    borrowed = borrowed_engram()
+    if borrowed is not None:
+        if writes:
+            borrowed.store.check_writable()
+        return nullcontext(borrowed)
     from .embed import make_embedder
     from .engram import Engram
 
@@ -97,7 +108,10 @@ def _open(args, *, writes: bool = True, **kwargs):
             eng.store.check_writable()
         print(f"note: {eng.store.read_only_reason}; opened read-only (recall, health and export work, "
               f"changes are refused)", file=sys.stderr)
-    return eng
+    vault = getattr(args, "vault", None)
+    label = f"`python -m memory {args.command}{f' {vault}' if vault else ''}`"
+    return holding(eng, kind="watch" if args.command == "watch" else "cli", label=label,
+                   watched=[Path(vault).expanduser().resolve()] if args.command == "watch" else None)
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -380,10 +394,13 @@ COMMANDS = {
 }
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def run(args) -> int:
+    """Run one parsed command in this process: its exit code, errors printed as messages.
+    StoreLockedError passes through: main() then hands the command to the process that holds the store."""
     try:
         return COMMANDS[args.command](args)
+    except StoreLockedError:
+        raise
     except BadInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -393,6 +410,13 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a file Engram had to read or write: the message names it
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .forward import dispatch
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return dispatch(build_parser().parse_args(argv), argv, run)
 
 
 if __name__ == "__main__":

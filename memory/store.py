@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import threading
 from contextlib import contextmanager
@@ -17,7 +16,7 @@ import numpy as np
 
 from .clock import ensure_utc, utc_now
 from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
-from .files import private_file
+from .files import open_private, private_file
 from .model import Event, MemoryUnit, Source
 from .temporal import true_at_sql
 
@@ -150,6 +149,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
 ]
 
 
+COPY_CHUNK = 8 * 1024 * 1024
 _LOCK_SIGNS = ("could not set lock", "conflicting lock")
 _DAMAGE_SIGNS = (  # what DuckDB says about a file that is not (or no longer) a whole database
     ("not a valid duckdb database file", "not a valid DuckDB database file"),
@@ -193,6 +193,22 @@ def open_connection(path: Path | None, *, read_only: bool = False) -> duckdb.Duc
         raise
 
 
+def _hold_open(path: Path | None) -> int | None:
+    """A descriptor of the database file, kept open while DuckDB has it: DuckDB's lock is a POSIX record lock,
+    which the process loses when it closes *any* descriptor of the file, so the file is only ever read through
+    this one (a backup), never opened and closed again while the store is open."""
+    return None if path is None else os.open(path, os.O_RDONLY)
+
+
+def _copy_from(held: int, target: Path) -> None:
+    """Copy the whole file behind the descriptor `held` to a new private file `target`."""
+    offset = 0
+    with open_private(target, overwrite=True) as out:
+        while chunk := os.pread(held, COPY_CHUNK, offset):
+            out.buffer.write(chunk)
+            offset += len(chunk)
+
+
 def folder_problem(folder: Path) -> str | None:
     """Why nothing can be written in `folder` (made 0700 when missing), or None."""
     try:
@@ -212,13 +228,9 @@ def write_problem(path: Path) -> str | None:
     problem = folder_problem(path.parent)
     if problem:
         return problem
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except FileNotFoundError:
+    if not path.exists() or os.access(path, os.W_OK):  # not opened: closing it would drop a lock (_hold_open)
         return None
-    except OSError:
-        return f"the database file {path} is read-only"
-    return None
+    return f"the database file {path} is read-only"
 
 
 def database_problem(path: Path) -> str | None:
@@ -260,12 +272,13 @@ class Store:
         self._entity_cache: dict[tuple[str, str | None], int] | None = None
         self._entity_staged: dict[tuple[str, str | None], int] = {}  # created in the open transaction
         self.conn = open_connection(self.path, read_only=self.read_only)
+        self._held = _hold_open(self.path)
         try:
             with self.explained_errors():
                 if not self.read_only:
                     self._migrate()
         except BaseException:
-            self.conn.close()  # nothing may hold the file while a restore replaces it in this process
+            self.close()  # nothing may hold the file while a restore replaces it in this process
             raise
 
     # ----------------------------------------------------------------- plumbing
@@ -307,8 +320,7 @@ class Store:
             if not self.read_only:
                 self.conn.execute("CHECKPOINT")
             partial = target.with_name(target.name + ".partial")
-            shutil.copyfile(self.path, partial)
-            os.chmod(partial, 0o600)
+            _copy_from(self._held, partial)
             os.replace(partial, target)
 
     def check_writable(self) -> None:
@@ -369,6 +381,9 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+            if self._held is not None:
+                os.close(self._held)
+                self._held = None
 
     # --------------------------------------------------------------------- meta
     def get_meta(self, key: str) -> str | None:
@@ -522,6 +537,8 @@ class Store:
         with self._lock:
             _rewrite_compacted(self.conn, self.path)
             self.conn = open_connection(self.path)
+            os.close(self._held)  # the replaced file's
+            self._held = _hold_open(self.path)
             self._entity_cache = None
 
     def close_edges_from(self, src: str, at: datetime, kind: str | None = None) -> None:

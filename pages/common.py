@@ -1,23 +1,29 @@
 """Shared by every page: one Engram, one vault sync and one chat model per process; small view helpers."""
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
 import streamlit as st
 
-from memory import Engram, EngramError, StoreDamagedError
+from memory import Engram, EngramError, StoreDamagedError, StoreLockedError
 from memory.backups import RestoreReport, list_backups, restore
 from memory.chat import Chat
 from memory.embed import make_embedder
 from memory.engram import database_path, resolve_home
 from memory.llm import ChatModel
 from memory.model import Recollection
+from memory.forward import ask_to_release, run_there
 from memory.privacy import Redactor, settings_from_dict
+from memory.service import Holder, find_holder, serve, stop_serving
 from memory.settings import Settings, load_settings, save_settings
 from memory.timeline import recollection as as_recollection
 from vault_sync.runner import VaultRunner
 
 SAMPLE_VAULT = Path(__file__).resolve().parents[1] / "sample_vault"
+APP_LABEL = "the Engram app (`streamlit run app.py`)"
+LOCK_WAIT_S = 10.0  # for a one-off CLI command, or a holder that is starting or stopping
 
 
 def home() -> Path:
@@ -35,14 +41,34 @@ def save(new: Settings) -> None:
 @st.cache_resource(show_spinner="Opening your memory…")
 def _engram(home_path: str, embedder_spec: str, redaction_key: str) -> Engram:
     redaction = settings_from_dict(load_settings(Path(home_path)).redaction)
-    return Engram(home_path, embedder=make_embedder(embedder_spec), redactor=Redactor(redaction),
-                  allow_embedder_change=True)
+    eng = Engram(home_path, embedder=make_embedder(embedder_spec), redactor=Redactor(redaction),
+                 allow_embedder_change=True)
+    serve(eng, kind="app", label=APP_LABEL, watched=_linked_vaults)  # CLI commands on this folder run here
+    return eng
+
+
+def _linked_vaults() -> list[Path]:
+    path = load_settings(home()).vault_path
+    return [Path(path).expanduser()] if path else []
 
 
 def engram() -> Engram:
-    """The process-wide Engram (opened once, shared by pages and the vault watcher)."""
+    """The process-wide Engram (opened once, shared by pages, the vault watcher and CLI commands sent here).
+    While another process holds the store: StoreLockedError naming it, after a short wait for a one-off one."""
     s = settings()
-    return _engram(str(home()), s.embedder, repr(sorted(s.redaction.items())))
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            return _engram(str(home()), s.embedder, repr(sorted(s.redaction.items())))
+        except StoreLockedError:
+            holder = find_holder(home())
+            if (holder is None or holder.kind == "cli") and time.monotonic() < deadline:
+                time.sleep(0.3)
+                continue
+            if holder is None:
+                raise
+            raise StoreLockedError(f"your memory is open in {holder.describe()}; {holder.how_to_stop()}, "
+                                   f"then reload this page") from None
 
 
 @st.cache_resource(show_spinner=False)
@@ -84,6 +110,9 @@ def open_or_stop() -> Engram:
     except StoreDamagedError as exc:
         damaged_store(exc)
         st.stop()
+    except StoreLockedError as exc:
+        held_elsewhere(exc)
+        st.stop()
     except EngramError as exc:
         st.error(f"Engram could not open its memory: {exc}")
         st.stop()
@@ -111,9 +140,78 @@ def restore_backup(source: Path | None = None) -> RestoreReport:
             runner.ready.wait(120)
             runner.sync.stop()
         _vault_sync.clear()
+        stop_serving(eng.home)
         eng.close()
     _engram.clear()
     return restore(database_path(home()), source)
+
+
+def held_elsewhere(exc: StoreLockedError) -> None:
+    """Another Engram process holds the store: which one and how to stop it (or take over from `watch`);
+    meanwhile the memory is searched through that process."""
+    holder = find_holder(home())
+    if holder is None:
+        st.error(f"Engram could not open its memory: {exc}")
+        st.button("Try again", key="held_retry")
+        return
+    st.warning(f"Your memory is open in another Engram process: **{holder.describe()}**. One process writes it, "
+               f"so this app searches it through that one; chat, the graph and editing come back here when it "
+               f"stops ({holder.how_to_stop()}).")
+    if holder.kind == "watch":
+        vault = holder.watching[0] if holder.watching else "its vault"
+        if st.button("Take over here", type="primary", key="held_take_over",
+                     help=f"Stops `watch` (as Ctrl+C would) and opens your memory in the app, which follows "
+                          f"{vault} from then on."):
+            try:
+                with st.spinner("Taking over…"):
+                    take_over(holder)
+            except EngramError as err:
+                st.error(f"Could not take over: {err}")
+            else:
+                st.rerun()
+    try:
+        _search_there(holder)
+    except EngramError as err:
+        st.error(f"{err}")
+    st.button("Check again", key="held_retry")
+
+
+def _search_there(holder: Holder) -> None:
+    code, out, err = run_there(holder, ["health", "--json"], home())
+    if code == 0:
+        figures = json.loads(out)
+        st.caption(f"{plural(figures['memories'], 'memory', 'memories')} from {plural(figures['sources'], 'source')}.")
+    query = st.text_input("Search your memory", key="held_query", placeholder="e.g. where is my dentist?")
+    if not query.strip():
+        return
+    code, out, err = run_there(holder, ["recall", query, "--json", "--k", "10"], home())
+    if code:
+        st.error(err.removeprefix("error: ").strip() or f"recall failed ({code})")
+        return
+    results = json.loads(out)["results"]
+    if not results:
+        st.info("Nothing in your memory matches that.")
+    for found in results:
+        src = found["source"]
+        where = src["ref"] or ""
+        if src["lines"]:
+            where += f", lines {src['lines'][0]}–{src['lines'][1]}"
+        until = f" → {found['valid_until'][:10]}" if found["valid_until"] else ""
+        state = f"superseded by m:{found['superseded_by']}" if found["superseded_by"] else "current"
+        with st.container(border=True):
+            st.markdown(md_escape(short(found["content"], 400)))
+            st.caption(f"m:{found['id']} · {state}, {found['valid_from'][:10]}{until} · {src['kind']} {md_escape(where)}")
+
+
+def take_over(holder: Holder) -> None:
+    """Ask `watch` to stop, open the store here, and follow its vault when the app links none yet."""
+    ask_to_release(holder)
+    deadline = time.monotonic() + 60
+    while find_holder(home()) is not None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    engram()  # waits for the store to be let go
+    if holder.watching and not settings().vault_path:
+        link_vault(holder.watching[0])
 
 
 def damaged_store(exc: StoreDamagedError) -> None:
