@@ -266,8 +266,8 @@ last = st.session_state.chat_last_turn
 if last and last["session"] != session_id:
     last = None
 history = chat.session_turns(session_id)
-asked = st.session_state.pop("chat_ask", None)
-if not history and not asked and runner is not None and runner.ready.is_set():
+prompt = st.chat_input("Ask Engram…") or st.session_state.pop("chat_ask", None)  # typed, or a suggestion clicked
+if not history and not prompt and runner is not None and runner.ready.is_set():
     _first_questions(eng)
 for i, turn in enumerate(history):
     with st.chat_message(turn.role):
@@ -275,7 +275,7 @@ for i, turn in enumerate(history):
         if last and i == len(history) - 1 and turn.role == "assistant":
             _render_memories(last)
 
-if prompt := st.chat_input("Ask Engram…") or asked:
+if prompt:
     with st.chat_message("user"):
         st.markdown(prompt)
     with st.chat_message("assistant"):

@@ -67,6 +67,19 @@ def test_first_run_summary_and_a_suggested_question_lead_to_an_answer(page_env):
     assert not [b for b in at.button if b.key and b.key.startswith("chat_suggested_")]  # asked: the offer is gone
 
 
+def test_first_questions_make_way_for_a_typed_question(page_env):
+    from pages import common
+
+    common.link_vault(common.SAMPLE_VAULT)
+    assert common.vault_runner().ready.wait(120)
+    at = page("chat.py").run()
+    assert [b for b in at.button if b.key and b.key.startswith("chat_suggested_")]
+    at.chat_input[0].set_value("When is my Lisbon flight?").run()
+    assert not at.exception and "TP1351" in chat_text(at)
+    assert "Your vault is indexed" not in texts(at.markdown)
+    assert not [b for b in at.button if b.key and b.key.startswith("chat_suggested_")]
+
+
 def test_empty_store_offline_question(page_env):
     at = page("chat.py").run()
     at.chat_input[0].set_value("What do I drink?").run()
