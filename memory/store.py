@@ -1056,9 +1056,9 @@ class Store:
         return self.query("SELECT count(*) FROM sources WHERE kind = 'note' AND deleted_at IS NULL")[0][0]
 
     def note_memory_counts(self) -> tuple[int, int]:
-        """Open memories of live notes, and those of them that quote a single line (dated facts, not chunks)."""
+        """Memories of live notes (corrections apart), and the dated facts among them (vault_sync.dated_facts)."""
         return self.query(
-            """SELECT count(*), count(*) FILTER (WHERE m.line_start = m.line_end)
+            """SELECT count(*), count(*) FILTER (WHERE m.attribute LIKE 'dated:%')
                FROM memories m JOIN sources s ON s.id = m.source_id AND s.kind = 'note' AND s.deleted_at IS NULL
                WHERE m.superseded_at IS NULL""")[0]
 

@@ -41,7 +41,8 @@ def test_the_summary_counts_what_indexing_produced():
             "WHERE s.kind = 'note' AND m.superseded_at IS NULL")[0][0]
         assert summary.notes == notes_in(vault)
         assert summary.memories == open_note_memories >= summary.notes
-        assert 0 <= summary.dated_facts <= summary.memories
+        dated = eng.store.query("SELECT count(*) FROM memories WHERE attribute LIKE 'dated:%'")[0][0]
+        assert 0 < summary.dated_facts == dated < summary.memories
         assert summary.entities == eng.store.count("entities") > 0
         eng.remember("I drink oat latte")  # a chat memory is not part of the vault's summary
         assert vault_summary(eng.store).memories == summary.memories
