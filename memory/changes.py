@@ -96,6 +96,7 @@ class Changes:
     link_resolutions: list[tuple[int, int | None]] = field(default_factory=list)  # (link row, resolved source)
     audit: list[tuple[str, str, str]] = field(default_factory=list)  # (action, target, detail)
     meta: dict[str, str] = field(default_factory=dict)
+    entity_aliases: dict[str, list[str]] = field(default_factory=dict)  # a note's title -> its aliases (one entity)
 
     def update(self, memory_id: int, **fields: Any) -> None:
         unknown = set(fields) - UPDATABLE
@@ -116,4 +117,4 @@ class Changes:
     def is_empty(self) -> bool:
         return not any((self.sources, self.source_updates, self.events, self.memories, self.supersessions, self.updates,
                         self.forgets, self.edges, self.close_edges_from, self.tags, self.note_links,
-                        self.link_resolutions, self.audit, self.meta))
+                        self.link_resolutions, self.audit, self.meta, self.entity_aliases))

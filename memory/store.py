@@ -446,9 +446,7 @@ class Store:
     def entity_ids(self, names: Iterable[tuple[str, str, str | None]], *, at: datetime) -> list[int]:
         """Ids of (name, label, qualifier) entities, created when missing. Call inside a transaction."""
         with self._lock:
-            if self._entity_cache is None:
-                self._entity_cache = {(n, q): i for i, n, q in self.conn.execute(
-                    "SELECT id, name, qualifier FROM entities").fetchall()}
+            self._load_entity_cache()
             names = list(names)
             known = lambda key: self._entity_cache.get(key) or self._entity_staged.get(key)  # noqa: E731
             missing = list(dict.fromkeys((n, l, q) for n, l, q in names if known((n, q)) is None))
@@ -463,6 +461,22 @@ class Store:
                 self._entity_cache.update(self._entity_staged)
                 self._entity_staged.clear()
             return ids
+
+    def _load_entity_cache(self) -> None:
+        """(name, qualifier) -> entity id; a note's alias names its note's entity, before any entity of that name."""
+        if self._entity_cache is None:
+            rows = self.conn.execute("SELECT id, name, qualifier, aliases FROM entities ORDER BY id").fetchall()
+            self._entity_cache = {(n, q): i for i, n, q, _ in rows}
+            self._entity_cache.update({(a, None): i for i, _, _, aliases in rows for a in aliases or ()})
+
+    def set_entity_aliases(self, name: str, label: str, aliases: list[str], *, at: datetime) -> int:
+        """Give the entity `name` its aliases (mentions of an alias then resolve to it). Inside a transaction."""
+        with self._lock:
+            entity_id = self.entity_ids([(name, label, None)], at=at)[0]
+            self.conn.execute("UPDATE entities SET aliases = ? WHERE id = ?", [aliases, entity_id])
+            for alias in aliases:
+                self._entity_staged[(alias, None)] = entity_id
+            return entity_id
 
     def insert_memory_entities(self, pairs: list[tuple[int, int]]) -> None:
         bulk_insert(self.conn, "memory_entities", ("memory_id", "entity_id"), [list(p) for p in pairs])
@@ -754,7 +768,10 @@ class Store:
         return [r[0] for r in rows]
 
     def entity_names(self, labels: tuple[str, ...]) -> list[str]:
-        rows = self.query("SELECT name FROM entities WHERE label IN (SELECT unnest(?))", [list(labels)])
+        """Names and aliases of the entities with these labels."""
+        rows = self.query("""SELECT name FROM entities WHERE label IN (SELECT unnest(?))
+                             UNION SELECT unnest(aliases) FROM entities WHERE label IN (SELECT unnest(?))""",
+                          [list(labels), list(labels)])
         return [r[0] for r in rows]
 
     def superseded_by_any(self, ids: list[int]) -> list[int]:
@@ -786,11 +803,13 @@ class Store:
         return sorted(r[0] for r in rows)
 
     def entities_named_in(self, text: str) -> list[tuple[int, str]]:
-        """Known entities whose name occurs in `text` (names of 3+ characters, or 2+ CJK)."""
+        """Known entities whose name or alias occurs in `text` (names of 3+ characters, or 2+ CJK)."""
         rows = self.query(
-            """SELECT id, name FROM entities
-               WHERE label NOT IN ('DATE', 'MONEY') AND strpos(lower(?), lower(name)) > 0
-                 AND (length(name) >= 3 OR (length(name) >= 2 AND regexp_matches(name, '[\\x{4e00}-\\x{9fff}]')))""",
+            """SELECT DISTINCT id, name FROM (
+                   SELECT id, name, label, name AS said FROM entities
+                   UNION ALL SELECT id, name, label, unnest(aliases) AS said FROM entities WHERE len(aliases) > 0)
+               WHERE label NOT IN ('DATE', 'MONEY') AND strpos(lower(?), lower(said)) > 0
+                 AND (length(said) >= 3 OR (length(said) >= 2 AND regexp_matches(said, '[\\x{4e00}-\\x{9fff}]')))""",
             [text],
         )
         return [(r[0], r[1]) for r in rows]

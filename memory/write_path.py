@@ -90,6 +90,8 @@ class WritePath:
                 self._assign_ids(changes)
                 self._resolve_supersessions(changes)
                 self._resolve_forgets(changes)
+                for name, aliases in changes.entity_aliases.items():  # before mentions, so aliases resolve
+                    store.set_entity_aliases(name, "NOTE", aliases, at=utc_now())
                 entity_ids = self._entity_ids(changes)
                 tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from)
                            for st in changes.tags]
@@ -121,6 +123,8 @@ class WritePath:
             memory.entities = [e for e in memory.entities if scrub(e.text) == e.text]
         for event in changes.events:
             event.text = scrub(event.text) if event.text else event.text
+        changes.entity_aliases = {name: [a for a in aliases if scrub(a) == a]
+                                  for name, aliases in changes.entity_aliases.items() if scrub(name) == name}
         for new in changes.sources:
             source = new.source
             source.title = scrub(source.title) if source.title else source.title

@@ -36,3 +36,22 @@ def test_the_head_of_a_title_is_not_a_qualified_person(ex, text):
 
 def test_people_are_still_qualified_by_their_organisation(ex):
     assert names(ex, "Ask Carol from Finance.") == ["Carol@Finance"]
+
+
+def test_a_notes_aliases_name_its_one_entity_across_the_vault(tmp_path):
+    """`aliases: [Tomás]` in "Tomás Silva.md": "Lunch with Tomás" elsewhere is about that one entity."""
+    from tests.helpers import open_engram
+    from vault_sync.sync import VaultIndexer
+
+    vault = tmp_path / "vault"
+    (vault / "People").mkdir(parents=True)
+    (vault / "People" / "Tomás Silva.md").write_text(
+        "---\naliases: [Tomás, Tomas Silva]\n---\n# Tomás Silva\n\nProject lead at Northwind Studio.\n", encoding="utf-8")
+    (vault / "Trips.md").write_text("# Trips\n\nLunch with Tomás: book the Sintra train early.\n", encoding="utf-8")
+    with open_engram(tmp_path / "home") as eng:
+        VaultIndexer(eng, vault).sync_all()
+        rows = eng.store.query("SELECT name, aliases FROM entities WHERE name LIKE 'Tom%'")
+        assert rows == [("Tomás Silva", ["Tomás", "Tomas Silva"])]  # one entity, not three
+        trips = eng.recall("Sintra train", k=1).results[0]
+        assert trips.provenance.ref == "Trips.md" and "Tomás Silva" in trips.unit.entities
+        assert [name for _, name in eng.store.entities_named_in("what did Tomás say")] == ["Tomás Silva"]

@@ -262,7 +262,6 @@ class VaultIndexer:
         t0 = time.perf_counter()
         extraction_lines = MARKDOWN_NOISE.sub("", parsed.extraction_text).split("\n")
         title_entity = ExtractedEntity(parsed.title, "NOTE")
-        alias_entities = [ExtractedEntity(a, "NOTE") for a in parsed.aliases]
         changes = Changes()
         chunks = note_chunks(parsed, self.chunk_chars)
         keywords_only = file.size > self.meaning_limit
@@ -278,7 +277,7 @@ class VaultIndexer:
             mention_text = "\n".join(extraction_lines[chunk.line_start - 1 : chunk.line_end])
             if len(mention_text) > 2 * len(text) + 200:  # the chunk is a piece of one very long line
                 mention_text = MARKDOWN_NOISE.sub("", text)
-            entities = [title_entity, *alias_entities]
+            entities = [title_entity]
             if not keywords_only:
                 entities += eng.extractor.entities(mention_text, statistical=self._ner_now)
             unit = MemoryUnit(content=text, type=NOTE_TYPE, valid_from=valid_from, recorded_at=written,
@@ -287,7 +286,7 @@ class VaultIndexer:
                                               embed=not keywords_only))
         if not keywords_only:
             self._dated_facts(parsed, when, written, source_id, kept, changes, report,
-                              [title_entity, *alias_entities])
+                              [title_entity])
         retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions if isinstance(s.old, int)}
         for memory_id in sorted(retired):  # its text is gone from the note
             if kept_kind[memory_id] == "chunk":
@@ -298,6 +297,9 @@ class VaultIndexer:
         changes.events.append(Event(kind="note_edited" if current and not current.deleted else "note_created",
                                     at=written, text=ref, source_id=source_id, recorded_at=now))
         meta = json.dumps({"aliases": parsed.aliases, "tags": parsed.tags}, ensure_ascii=False)
+        aliases = [a for a in dict.fromkeys(parsed.aliases) if a and a != parsed.title]
+        if aliases:
+            changes.entity_aliases[parsed.title] = aliases
         if current is None:
             changes.sources.append(NewSource(
                 Source(kind="note", ref=ref, fingerprint=note.fingerprint, mtime=file.mtime,
