@@ -261,6 +261,21 @@ def _day_month_year(m, ref):
     return day(int(m["y"]), MONTHS[m["mon"].lower().rstrip(".")], int(m["d"]))
 
 
+@_pattern(r"\b(?P<d1>\d{1,2})" + _ORD + r"\s*[-–—]\s*(?P<d>\d{1,2})" + _ORD + r"\s+(?:of\s+)?" + _MONTH + r",?\s+"
+          + _YEAR + r"\b")
+def _day_range_month_year(m, ref):
+    """12–17 May 2026: the days from the first to the last, both included."""
+    mon, y = MONTHS[m["mon"].lower().rstrip(".")], int(m["y"])
+    first, last = day(y, mon, int(m["d1"])), day(y, mon, int(m["d"]))
+    return Period(first.start, last.end, "day") if first.start < last.start else None
+
+
+@_pattern(r"\b" + _MONTH + r"\s+(?P<d1>\d{1,2})" + _ORD + r"\s*[-–—]\s*(?P<d>\d{1,2})" + _ORD + r",?\s+" + _YEAR + r"\b")
+def _month_day_range_year(m, ref):
+    """May 12–17, 2026."""
+    return _day_range_month_year(m, ref)
+
+
 @_pattern(r"\b" + _MONTH + r"\s+(?P<d>\d{1,2})" + _ORD + r",?\s+" + _YEAR + r"\b")
 def _month_day_year(m, ref):
     return day(int(m["y"]), MONTHS[m["mon"].lower().rstrip(".")], int(m["d"]))

@@ -178,3 +178,13 @@ def test_heading_period_only_for_date_only_headings():
 def test_broken_notes_never_raise(text):
     for found in (dated_statements(text), dated_statements(text, note_date=NOTE_DAY, daily=True)):
         assert all(s.valid_until is None or s.valid_until > s.valid_from for s in found)
+
+
+def test_a_paragraph_wrapped_over_lines_is_one_statement():
+    text = "# Tomás\n\nGrew up in Lisbon and moved to the\nNetherlands in 2019. Loves football.\n\n- a list item\n- Since 2021: coach"
+    found = dated_statements(text)
+    moved = next(s for s in found if "Netherlands" in s.text)
+    assert moved.text.startswith("Grew up in Lisbon and moved to the Netherlands") and moved.line == 3
+    assert moved.valid_from.year == 2019
+    coach = next(s for s in found if "coach" in s.text)
+    assert coach.line == 7 and coach.kind == "since"

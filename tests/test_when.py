@@ -165,3 +165,12 @@ def test_a_bare_month_after_a_preposition_is_the_latest_such_month():
     march = find_dates("in March", THU)[0].period
     assert march.start <= THU and march.start.month == 3 and march.granularity == "month"
     assert not find_dates("you may go", THU) and not find_dates("this may be of interest", THU)
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ("While I am in Lisbon (12–17 May 2026) Lena waters.", "2026-05-12", "2026-05-18"),
+    ("Conference May 3-5, 2025, Berlin", "2025-05-03", "2025-05-06"),
+])
+def test_a_range_of_days_in_one_month(text, start, end):
+    (mention,) = find_dates(text)
+    assert (mention.period.start.date().isoformat(), mention.period.end.date().isoformat()) == (start, end)

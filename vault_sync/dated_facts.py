@@ -246,6 +246,24 @@ def heading_period(text: str, ref: datetime | None = None) -> tuple[Period, str]
     return mentions[0].period, mentions[0].words
 
 
+def _joined_paragraphs(lines: list[str], first: int) -> list[str]:
+    """A paragraph wrapped over several lines read as one line (at its first line; the others left empty):
+    "moved to the⏎Netherlands in 2019" is one statement. List items, headings, tables and quotes stay lines."""
+    out = list(lines)
+    head = None  # index of the paragraph line the next plain line continues
+    for index in range(first, len(lines)):
+        line = lines[index]
+        stripped = line.strip()
+        block = (not stripped or _HEADING.match(line) or _ITEM.match(line) or stripped.startswith(("|", ">", "```", "~~~"))
+                 or line.startswith(("    ", "\t")))
+        if head is not None and not block and not lines[index - 1].endswith("  "):
+            out[head] = f"{out[head].rstrip()} {stripped}"
+            out[index] = ""
+            continue
+        head = None if block and not _ITEM.match(line) else index
+    return out
+
+
 def dated_statements(text: str, *, note_date: datetime | None = None, daily: bool = False) -> list[DatedStatement]:
     """Every dated statement of a note; `note_date` resolves relative words and dates a daily note's lines."""
     if not text:
@@ -257,7 +275,7 @@ def dated_statements(text: str, *, note_date: datetime | None = None, daily: boo
     note_day = day(note_date.year, note_date.month, note_date.day) if note_date is not None else None
     skip = _FRONTMATTER.match(text)
     first_line = text.count("\n", 0, skip.end()) if skip else 0
-    lines = text.split("\n")
+    lines = _joined_paragraphs(text.split("\n"), first_line)
     contexts: list[_Context] = []
     out: list[DatedStatement] = []
     for index in range(first_line, len(lines)):
