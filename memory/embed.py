@@ -60,6 +60,10 @@ class LocalMiniLM:
             return np.zeros((0, self.dim), dtype=np.float32)
         return self._load().encode(list(texts))
 
+    def ready(self) -> None:
+        """Load the model now (so that the first timed call does not pay for it)."""
+        self._load()
+
 
 class LocalMiniLMInt8(LocalMiniLM):
     """The same model with int8 weights and dynamically quantised activations: ~1.5x less CPU.
@@ -151,7 +155,7 @@ class OllamaEmbedder:
         try:
             response = self._get_client().embed(model=self.model, input=batch)
             vectors = np.asarray(response.embeddings, dtype=np.float32)
-        except _llm().CLIENT_FAILURES as exc:
+        except _llm().client_failures() as exc:
             what = _llm().describe_failure(exc, self.model, self.request_timeout)
             raise self._unavailable(what) from exc
         self._check_shape(vectors, len(batch))
@@ -182,7 +186,7 @@ class OllamaEmbedder:
 
     def _get_client(self):
         if self._client is None:
-            self._client = _llm().Client(host=self.base_url, timeout=self.request_timeout)
+            self._client = _llm().ollama_client(self.base_url, self.request_timeout)
         return self._client
 
     def _unavailable(self, what: str) -> ModelUnavailableError:
