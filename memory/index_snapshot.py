@@ -137,30 +137,43 @@ def _bytes(array: np.ndarray) -> memoryview:
 
 
 # ------------------------------------------------------------------------ load
+class DamagedSnapshot(ValueError):
+    """The snapshot file does not read back whole (truncated, bit-flipped, or not a snapshot at all)."""
+
+
 def load(path: Path, key: str, dim: int) -> HybridIndex | None:
-    """The index saved under `key`, or None when there is none, it is stale, or it does not read back whole."""
+    """The index saved under `key`, or None when there is none, it is stale, or it is damaged (logged:
+    the caller rebuilds from the store, and the next save replaces the file)."""
     try:
         with open(path, "rb") as source:
-            header = _header(source, key, dim, os.fstat(source.fileno()).st_size)
-            return None if header is None else _read(source, header, dim)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error):
+            header = _header(source, dim, os.fstat(source.fileno()).st_size)
+            if header["key"] != key:
+                log.info("index snapshot %s is older than the store: rebuilding the index from the store", path)
+                return None
+            return _read(source, header, dim)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, IndexError, struct.error) as exc:
+        log.warning("index snapshot %s is damaged (%s): rebuilding the index from the store", path, exc)
         return None
 
 
-def _header(source: BinaryIO, key: str, dim: int, size: int) -> dict | None:
+def _header(source: BinaryIO, dim: int, size: int) -> dict:
     if source.read(len(MAGIC)) != MAGIC:
-        return None
+        raise DamagedSnapshot("not an index snapshot")
     length, crc = struct.unpack("<QI", source.read(12))
     raw = source.read(min(length, size))
     if len(raw) != length or zlib.crc32(raw) != crc:
-        return None
+        raise DamagedSnapshot("header checksum mismatch")
     header = json.loads(raw)
-    if header["key"] != key or header["dim"] != dim or size != len(MAGIC) + 12 + length + header["payload"]:
-        return None
+    if header["dim"] != dim:
+        raise DamagedSnapshot(f"vectors of {header['dim']} dimensions, not {dim}")
+    if size != len(MAGIC) + 12 + length + header["payload"]:
+        raise DamagedSnapshot(f"{size} bytes, not the {len(MAGIC) + 12 + length + header['payload']} written")
     return header
 
 
-def _read(source: BinaryIO, header: dict, dim: int) -> HybridIndex | None:
+def _read(source: BinaryIO, header: dict, dim: int) -> HybridIndex:
     n = header["rows"]
     index = HybridIndex(dim, capacity=n + 1024)
     start, crc, arrays = source.tell(), 0, {}
@@ -168,22 +181,21 @@ def _read(source: BinaryIO, header: dict, dim: int) -> HybridIndex | None:
         if name in COLUMNS or name == "vectors":
             target = getattr(index, name)[:n]
             if target.dtype != np.dtype(dtype) or list(target.shape) != shape:
-                return None
+                raise DamagedSnapshot(f"array {name} has the wrong shape or type")
         else:
             target = np.empty(shape, np.dtype(dtype))
         if at + target.nbytes > header["payload"]:
-            return None
+            raise DamagedSnapshot(f"array {name} runs past the end")
         source.seek(start + at)
-        view = _bytes(target) if target.flags.c_contiguous else None
-        if view is None or source.readinto(view) != target.nbytes:
-            return None
-        crc = zlib.crc32(view, crc)
+        if source.readinto(_bytes(target)) != target.nbytes:
+            raise DamagedSnapshot(f"array {name} is cut short")
+        crc = zlib.crc32(_bytes(target), crc)
         arrays[name] = target
     if crc != header["crc32"]:
-        return None
+        raise DamagedSnapshot("payload checksum mismatch")
     vocab = arrays["vocab"].tobytes().decode("utf-8").split("\n") if header["terms"] else []
     if len(vocab) != header["terms"] or len(arrays["starts"]) != len(vocab) + 1:
-        return None
+        raise DamagedSnapshot("the term list does not match its postings")
     index.size = index.live_docs = n
     index.alive[:n] = True
     index.row_of = dict(zip(arrays["ids"].tolist(), range(n)))
