@@ -50,6 +50,7 @@ class NumpyMiniLM:
     """Tokeniser + BERT forward pass in numpy; `encode` returns unit rows (one text at a time, no padding)."""
 
     def __init__(self, model_dir: Path | None = None, *, max_tokens: int = MAX_TOKENS) -> None:
+        from threadpoolctl import ThreadpoolController
         from tokenizers import Tokenizer
 
         model_dir = model_dir or weights_dir()
@@ -61,14 +62,14 @@ class NumpyMiniLM:
         self.positions = (self.w["embeddings.position_embeddings.weight"]
                           + self.w["embeddings.token_type_embeddings.weight"][0]).astype(np.float32)
         self._lock = threading.Lock()
+        self._blas = ThreadpoolController()  # finds the BLAS libraries once (each limit() call would again)
+        self._warm = False
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text, in the given order."""
-        from threadpoolctl import threadpool_limits
-
         out = np.zeros((len(texts), HIDDEN), dtype=np.float32)
         # Matrices this small run ten times slower when BLAS spreads them over threads on a busy machine.
-        with self._lock, threadpool_limits(1, user_api="blas"):
+        with self._lock, self._blas.limit(limits=1, user_api="blas"):
             for row, encoding in enumerate(self.tokenizer.encode_batch(list(texts))):
                 out[row] = self._forward(np.asarray(encoding.ids, np.int64))
         norms = np.linalg.norm(out, axis=1, keepdims=True)
@@ -76,7 +77,9 @@ class NumpyMiniLM:
 
     def warm(self) -> None:
         """Read the layer weights into memory now (the first query would otherwise wait for the disk)."""
-        self.encode(["warm up"])
+        if not self._warm:
+            self.encode(["warm up"])
+            self._warm = True
 
     def _forward(self, ids: np.ndarray) -> np.ndarray:
         """BERT over one unpadded sequence, mean-pooled: the graph of `build_graph` for a batch of one."""
