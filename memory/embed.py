@@ -38,7 +38,9 @@ class LocalMiniLM:
     The vectors are those of sentence-transformers (cosine ≥ 0.9999 in tests/test_embed.py), so
     stores embedded before keep the name. The runtime loads on the first bulk `embed` call; until
     then a few short texts (a recall query) go through the same model in numpy
-    (memory/minilm_numpy.py), which starts in milliseconds instead of a second.
+    (memory/minilm_numpy.py), which starts in milliseconds instead of a second but runs a query
+    about 1.5x slower; a process that keeps recalling loads the runtime in `ready()` after
+    `QUERIES_BEFORE_RUNTIME` such queries.
     """
 
     name = "local:all-MiniLM-L6-v2"
@@ -46,6 +48,8 @@ class LocalMiniLM:
     confident_cosine = 0.45
     int8 = False
     QUERY_TEXTS = 4  # at most this many texts go through numpy while ONNX Runtime is not loaded
+    QUERIES_BEFORE_RUNTIME = 20
+    _numpy_queries = 0
     _runner = None
     _query_runner = None
     _lock = threading.Lock()
@@ -75,12 +79,14 @@ class LocalMiniLM:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._serves_queries_in_numpy(len(texts)):
+            LocalMiniLM._numpy_queries += 1
             return self._load_query_runner().encode(list(texts))
         return self._load().encode(list(texts))
 
     def ready(self) -> None:
-        """Load what embeds a query now (so that the first timed recall does not pay for it)."""
-        if self._serves_queries_in_numpy(1):
+        """Load what embeds a query now (so that the timed recall does not pay for it): numpy for the
+        first queries of a process, ONNX Runtime once the process has shown it keeps recalling."""
+        if self._serves_queries_in_numpy(1) and self._numpy_queries < self.QUERIES_BEFORE_RUNTIME:
             self._load_query_runner().warm()
         else:
             self._load()
