@@ -272,9 +272,10 @@ class HybridIndex:
             if n == 0 or not keep[:n].any():
                 return [], 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
-            scores[~keep] = np.inf
+            dropped = ~keep[:n]
+            scores[dropped] = np.inf
             floor = float(scores.min())
-            scores[~keep] = -np.inf
+            scores[dropped] = -np.inf
             return self._top(scores, limit, positive_only=False), floor
 
     def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
