@@ -99,7 +99,8 @@ class HybridIndex:
 
     def _alloc(self, capacity: int) -> None:
         def grow(old: np.ndarray | None, shape: tuple, dtype, fill) -> np.ndarray:
-            new = np.full(shape, fill, dtype=dtype)
+            # zeros come from fresh pages, touched only when written (the vectors are most of the memory)
+            new = np.zeros(shape, dtype=dtype) if fill == 0 else np.full(shape, fill, dtype=dtype)
             if old is not None:
                 new[: self.size] = old[: self.size]
             return new

@@ -116,6 +116,8 @@ def save(path: Path, key: str, arrays: dict[str, np.ndarray], fields: dict) -> N
     for array in arrays.values():
         crc = zlib.crc32(_bytes(array), crc)
     header = json.dumps({**fields, "key": key, "arrays": layout, "payload": offset, "crc32": crc}).encode()
+    for stale in path.parent.glob(path.name + ".*.partial"):  # left by a killed save (one writer per store)
+        stale.unlink(missing_ok=True)
     partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     handle = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

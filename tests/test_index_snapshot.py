@@ -100,11 +100,14 @@ def test_a_store_changed_behind_the_snapshot_is_rebuilt(tmp_path, caplog):
     store = Store(database(tmp_path))
     store.update_memories({ids[0]: {"archived": True}})  # another program, or a crash before the save
     store.close()
+    killed = snapshot_path(database(tmp_path)).with_name("engram.duckdb.index.999999.partial")
+    killed.write_bytes(b"half a snapshot")  # what a save killed halfway leaves
     with caplog.at_level(logging.INFO, logger="memory.index_snapshot"), open_engram(tmp_path) as eng:
         assert not eng._index_was_saved
         assert "older than the store" in caplog.text
         assert eng.index.archived[eng.index.row_of[ids[0]]]
         assert eng.check().clean
+    assert not killed.exists()  # the next save cleared it
     with open_engram(tmp_path) as eng:  # the rebuilt index was saved at close
         assert eng._index_was_saved and eng.index.archived[eng.index.row_of[ids[0]]]
 
