@@ -39,8 +39,9 @@ class LocalMiniLM:
     stores embedded before keep the name. The runtime loads on the first bulk `embed` call; until
     then a few short texts (a recall query) go through the same model in numpy
     (memory/minilm_numpy.py), which starts in milliseconds instead of a second but runs a query
-    about 1.5x slower; a process that keeps recalling loads the runtime in `ready()` after
-    `QUERIES_BEFORE_RUNTIME` such queries.
+    about 1.5x slower (and one text at a time); a process that keeps embedding (recalling in the
+    app, ingesting note by note) moves to the runtime after `QUERIES_BEFORE_RUNTIME` such calls
+    (a recall loads it in `ready()`, before its timed part).
     """
 
     name = "local:all-MiniLM-L6-v2"
@@ -73,7 +74,9 @@ class LocalMiniLM:
             return cls._query_runner
 
     def _serves_queries_in_numpy(self, count: int) -> bool:
-        return not self.int8 and self._runner is None and count <= self.QUERY_TEXTS
+        """Numpy for a few texts in a process that has not (yet) shown it keeps embedding."""
+        return (not self.int8 and self._runner is None and count <= self.QUERY_TEXTS
+                and self._numpy_queries < self.QUERIES_BEFORE_RUNTIME)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -86,7 +89,7 @@ class LocalMiniLM:
     def ready(self) -> None:
         """Load what embeds a query now (so that the timed recall does not pay for it): numpy for the
         first queries of a process, ONNX Runtime once the process has shown it keeps recalling."""
-        if self._serves_queries_in_numpy(1) and self._numpy_queries < self.QUERIES_BEFORE_RUNTIME:
+        if self._serves_queries_in_numpy(1):
             self._load_query_runner().warm()
         else:
             self._load()

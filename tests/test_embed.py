@@ -157,3 +157,10 @@ def test_a_cold_recall_starts_no_model_runtime_and_no_heavy_library(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Mira Chen designs the screens" in done.stdout
     assert "LOADED []" in done.stdout
+
+
+def test_a_process_that_keeps_embedding_moves_to_onnx_runtime():
+    """Numpy serves the first few small calls (a cold recall); note-by-note ingest soon gets the batched runtime."""
+    many = _modules_after("from memory.embed import make_embedder\nembedder = make_embedder('local')\n"
+                          "for i in range(25): embedder.embed([f'note {i}', 'a second chunk'])")
+    assert "onnxruntime" in many
