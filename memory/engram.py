@@ -24,6 +24,7 @@ from .extract.han import HAN_CHAR, jieba_module
 from .files import open_private, tighten_home
 from .graph import LazyGraph, MemoryGraph
 from .index import HybridIndex
+from .index_snapshot import SnapshotKeeper, load as load_snapshot, snapshot_key, snapshot_path
 from .model import MemoryUnit, RecallResult
 from .privacy import RedactionSettings, Redactor, settings_from_dict
 from .provenance import ProvenanceLookup
@@ -72,6 +73,7 @@ class Engram:
         if not in_memory:
             tighten_home(self.home)
         self.daily_backup = self._daily_backup()
+        self.snapshots = self._snapshot_keeper()
         self.graphs = LazyGraph(self.store)
         self.provenance = ProvenanceLookup(self.store)
         self.write_path = WritePath(self.store, self.index, self.graphs, self.embedder, self.redactor)
@@ -82,15 +84,33 @@ class Engram:
 
     # ------------------------------------------------------------ setup pieces
     def _load(self, allow_embedder_change: bool) -> None:
-        """Check the embedder and build the index: the first full read, where a damaged block shows."""
+        """Check the embedder and open the index: the first full read, where a damaged block shows."""
         try:
             with self.store.explained_errors():
                 self.embedder_mismatch = self._check_embedder(allow_embedder_change)
-                self.index = HybridIndex.from_store(self.store, self.embedder.dim,
-                                                    vectors=not self.embedder_mismatch)
+                self.index, self._index_was_saved = self._open_index()
         except BaseException:
             self.store.close()  # nothing may hold the file while a restore replaces it in this process
             raise
+
+    def _open_index(self) -> tuple[HybridIndex, bool]:
+        """The index from the snapshot beside the database when it is the store's current one, else rebuilt
+        from the store; and whether it came from the snapshot."""
+        store, dim = self.store, self.embedder.dim
+        index = None
+        if store.path is not None and not self.embedder_mismatch:
+            index = load_snapshot(snapshot_path(store.path), snapshot_key(store, dim), dim)
+        saved = index is not None
+        if index is None:
+            index = HybridIndex.from_store(store, dim, vectors=not self.embedder_mismatch)
+        index.follows = store.memory_writes
+        return index, saved
+
+    def _snapshot_keeper(self) -> SnapshotKeeper | None:
+        """Who saves the index beside a writable database (none for memory-only or read-only stores)."""
+        if self.store.path is None or self.store.read_only or self.embedder_mismatch:
+            return None
+        return SnapshotKeeper(self.store, self.index, saved=self._index_was_saved)
 
     def _daily_backup(self) -> Backup | None:
         """Today's rolling backup, taken once the store has opened and its index is read; a failure only warns."""
@@ -130,13 +150,22 @@ class Engram:
         if any(m.unit.attribute for m in changes.memories) or changes.forgets or changes.updates:
             self._attributes = None
         self.provenance.forget(changes.source_ids())
+        if self.snapshots is not None:
+            if changes.forgets:
+                self.snapshots.forgot()
+            self.snapshots.changed()
 
     def graph(self) -> MemoryGraph:
         """The networkx view, built from the store on first use, then kept current."""
         return self.graphs.get()
 
     def close(self) -> None:
-        self.store.close()
+        """Save the index snapshot if writes made it stale, then close the store."""
+        try:
+            if self.snapshots is not None:
+                self.snapshots.close()
+        finally:
+            self.store.close()
 
     def __enter__(self) -> "Engram":
         return self
@@ -175,6 +204,9 @@ class Engram:
 
     # --------------------------------------------------------------------- read
     def recall(self, query: str, *, as_of: datetime | None = None, k: int = 10, **filters) -> RecallResult:
+        ready = getattr(self.embedder, "ready", None)
+        if ready is not None:
+            ready()  # load the model first: its start-up is not recall latency
         self._load_for(query)  # loading models is start-up, not recall: it stays out of the latency samples
         result = recall(self.recall_parts, query, as_of=as_of, k=k, **filters)
         self.latencies_ms.append(result.latency_ms)
@@ -311,7 +343,11 @@ class Engram:
     def reembed(self, progress: Callable[[int], None] | None = None) -> int:
         """Re-embed every memory with the current embedder, replacing all vectors at once."""
         count = self.write_path.reembed(progress=progress)
+        if self.snapshots is None and self.embedder_mismatch and not self.store.read_only:
+            self.snapshots = SnapshotKeeper(self.store, self.index, saved=False)
         self.embedder_mismatch = None
+        if self.snapshots is not None:
+            self.snapshots.changed()
         return count
 
     def backup(self) -> Backup:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from itertools import combinations
-from typing import Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterable
 
 from .clock import ensure_utc
 from .model import MemoryUnit
 from .store import Store
 from .temporal import true_at
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MAX_CO_OCCURRING = 8  # entities per memory linked pairwise by co_occurs
 
@@ -62,6 +63,8 @@ class MemoryGraph:
     """Entity–event–source–memory graph with validity on memory nodes and on edges."""
 
     def __init__(self) -> None:
+        import networkx as nx  # loaded when a graph is first built: commands that never need one skip it
+
         self.g = nx.MultiDiGraph()
         self._lock = threading.RLock()
 
@@ -253,7 +256,7 @@ class MemoryGraph:
         with self._lock:
             return self.g.degree(node) if node in self.g else 0
 
-    def subgraph_around(self, node: str, as_of: datetime, hops: int = 1, limit: int = 150) -> nx.MultiDiGraph:
+    def subgraph_around(self, node: str, as_of: datetime, hops: int = 1, limit: int = 150) -> "nx.MultiDiGraph":
         """A bounded neighbourhood for display: breadth-first up to `hops`, at most `limit` nodes."""
         with self._lock:
             keep = [node]

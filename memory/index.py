@@ -39,6 +39,8 @@ class Filters:
 
 
 class _Postings:
+    """Postings of the rows added one by one (after the bulk build), as growing lists."""
+
     __slots__ = ("rows", "tfs", "_rows_np", "_tfs_np")
 
     def __init__(self) -> None:
@@ -59,6 +61,27 @@ class _Postings:
         return self._rows_np, self._tfs_np
 
 
+@dataclass
+class BulkPostings:
+    """Postings built in one pass, as compressed rows: term `t` holds `rows[starts[t]:starts[t + 1]]`."""
+
+    vocab: dict[str, int]
+    starts: np.ndarray  # int64, len(vocab) + 1
+    rows: np.ndarray  # int32 row numbers, ascending within a term
+    tfs: np.ndarray  # float32 term frequencies
+
+    @classmethod
+    def empty(cls) -> "BulkPostings":
+        return cls({}, np.zeros(1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+
+    def get(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        t = self.vocab.get(term)
+        if t is None:
+            return None
+        a, b = self.starts[t], self.starts[t + 1]
+        return self.rows[a:b], self.tfs[a:b]
+
+
 class HybridIndex:
     """BM25 + cosine search with validity masks; rows are append-only, ids map to rows."""
 
@@ -68,13 +91,16 @@ class HybridIndex:
         self.size = 0
         self.row_of: dict[int, int] = {}
         self._alloc(capacity)
-        self.postings: dict[str, _Postings] = {}
+        self.bulk = BulkPostings.empty()  # rows read from the store at start
+        self.added: dict[str, _Postings] = {}  # rows added since
         self.total_len = 0
         self.live_docs = 0
+        self.follows = 0  # the store's `memory_writes` this index reflects (set by whoever keeps it current)
 
     def _alloc(self, capacity: int) -> None:
         def grow(old: np.ndarray | None, shape: tuple, dtype, fill) -> np.ndarray:
-            new = np.full(shape, fill, dtype=dtype)
+            # zeros come from fresh pages, touched only when written (the vectors are most of the memory)
+            new = np.zeros(shape, dtype=dtype) if fill == 0 else np.full(shape, fill, dtype=dtype)
             if old is not None:
                 new[: self.size] = old[: self.size]
             return new
@@ -99,22 +125,9 @@ class HybridIndex:
     @classmethod
     def from_store(cls, store: "Store", dim: int, *, vectors: bool = True) -> "HybridIndex":
         """Rebuild from stored tokens and vectors (no re-embedding); `vectors=False` leaves them zero."""
-        index = cls(dim, capacity=max(1024, store.count("memories") + 1024))
-        zero = np.zeros(dim, dtype=np.float32)
-        for rows in store.iter_index_rows():
-            for (memory_id, type_, valid_from, valid_until, recorded, superseded, archived,
-                 session_id, source_id, tokens, blob, event_id, relevance) in rows:
-                vector = np.frombuffer(blob, dtype=np.float32) if blob and vectors else zero
-                index.add(
-                    memory_id=memory_id, type_=type_, tokens=(tokens or "").split(),
-                    vector=vector if vector.shape[0] == dim else zero,
-                    valid_from=to_epoch(valid_from and ensure_utc(valid_from), none_is=-np.inf),
-                    valid_until=to_epoch(valid_until and ensure_utc(valid_until)),
-                    recorded=to_epoch(recorded and ensure_utc(recorded), none_is=-np.inf),
-                    superseded=to_epoch(superseded and ensure_utc(superseded)), archived=bool(archived),
-                    session_id=session_id, source_id=source_id, event_id=event_id, relevance=relevance,
-                )
-        return index
+        from .index_build import build_from_store
+
+        return build_from_store(cls, store, dim, vectors=vectors)
 
     # ------------------------------------------------------------------ writes
     def add(self, *, memory_id: int, type_: str, tokens: list[str], vector: np.ndarray,
@@ -146,9 +159,9 @@ class HybridIndex:
             self.total_len += len(tokens)
             self.live_docs += 1
             for term, tf in Counter(tokens).items():
-                postings = self.postings.get(term)
+                postings = self.added.get(term)
                 if postings is None:
-                    postings = self.postings[term] = _Postings()
+                    postings = self.added[term] = _Postings()
                 postings.add(row, tf)
 
     def add_unit(self, unit: MemoryUnit, tokens: list[str], vector: np.ndarray) -> None:
@@ -242,10 +255,10 @@ class HybridIndex:
             avg_len = max(self.total_len / max(self.live_docs, 1), 1.0)
             scores = np.zeros(n, dtype=np.float32)
             for term, query_tf in Counter(terms).items():
-                postings = self.postings.get(term)
+                postings = self.postings(term)
                 if postings is None:
                     continue
-                rows, tfs = postings.arrays()
+                rows, tfs = postings
                 df = len(rows)
                 idf = math.log(1.0 + (self.live_docs - df + 0.5) / (df + 0.5))
                 norm = tfs + BM25_K1 * (1.0 - BM25_B + BM25_B * self.doc_len[rows] / avg_len)
@@ -260,9 +273,10 @@ class HybridIndex:
             if n == 0 or not keep[:n].any():
                 return [], 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
-            scores[~keep] = np.inf
+            dropped = ~keep[:n]
+            scores[dropped] = np.inf
             floor = float(scores.min())
-            scores[~keep] = -np.inf
+            scores[dropped] = -np.inf
             return self._top(scores, limit, positive_only=False), floor
 
     def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
@@ -285,7 +299,10 @@ class HybridIndex:
         row = self.row_of.get(memory_id)
         if not unique or row is None:
             return 0.0
-        hits = sum(1 for term in unique if term in self.postings and row in self.postings[term].arrays()[0])
+        hits = 0
+        for term in unique:
+            postings = self.postings(term)
+            hits += postings is not None and bool((postings[0] == row).any())
         return hits / len(unique)
 
     def turn_and_event(self, memory_id: int) -> tuple[bool, int]:
@@ -318,10 +335,24 @@ class HybridIndex:
         return row is not None and row < len(keep) and bool(keep[row])
 
     def rows_with_term(self, term: str) -> list[int]:
-        postings = self.postings.get(term)
+        postings = self.postings(term)
         if postings is None:
             return []
-        return [int(self.ids[row]) for row in postings.rows if self.alive[row]]
+        return [int(self.ids[row]) for row in postings[0] if self.alive[row]]
+
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rows, term frequencies) of a term, rows ascending; dead rows included (`alive` filters)."""
+        bulk, added = self.bulk.get(term), self.added.get(term)
+        if added is None:
+            return bulk
+        if bulk is None:
+            return added.arrays()
+        rows, tfs = added.arrays()
+        return np.concatenate([bulk[0], rows]), np.concatenate([bulk[1], tfs])
+
+    def terms(self) -> set[str]:
+        """Every term with postings (of live or dead rows)."""
+        return set(self.bulk.vocab) | set(self.added)
 
     def __len__(self) -> int:
         return self.live_docs

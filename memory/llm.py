@@ -8,16 +8,17 @@ from __future__ import annotations
 import os
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 from urllib.parse import urlsplit
-
-import httpx
-from llama_index.core.base.llms.types import ChatMessage, MessageRole
-from llama_index.llms.ollama import Ollama
-from ollama import Client, ResponseError
 
 from .embed import OllamaEmbedder  # noqa: F401  (re-exported from its old home)
 from .errors import BadInputError, ModelUnavailableError
+
+if TYPE_CHECKING:  # the clients load when a model is first reached: commands that never chat skip them
+    from llama_index.core.base.llms.types import ChatMessage
+    from llama_index.llms.ollama import Ollama
+    from ollama import Client
 
 DEFAULT_URL = "http://127.0.0.1:11434"
 DEFAULT_MODEL = "qwen2.5:7b"
@@ -27,9 +28,23 @@ PROBE_TIMEOUT = 3.0
 OLLAMA_PORT = 11434
 
 _ROLES = {"system", "user", "assistant", "tool"}
-# What the ollama client and httpx raise when the server is missing, slow or answers badly;
-# ValueError covers json.JSONDecodeError and pydantic.ValidationError.
-CLIENT_FAILURES = (OSError, httpx.HTTPError, ResponseError, ValueError, KeyError, TypeError)
+
+
+@lru_cache(maxsize=1)
+def client_failures() -> tuple[type[BaseException], ...]:
+    """What the ollama client and httpx raise when the server is missing, slow or answers badly;
+    ValueError covers json.JSONDecodeError and pydantic.ValidationError."""
+    import httpx
+    from ollama import ResponseError
+
+    return (OSError, httpx.HTTPError, ResponseError, ValueError, KeyError, TypeError)
+
+
+def ollama_client(base_url: str, timeout: float) -> "Client":
+    """The ollama package's HTTP client (imported on first use)."""
+    from ollama import Client
+
+    return Client(host=base_url, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -82,6 +97,9 @@ def how_to_start_ollama(model: str = DEFAULT_MODEL) -> str:
 
 def describe_failure(exc: BaseException, model: str, timeout: float) -> str:
     """A short sentence saying what went wrong talking to Ollama."""
+    import httpx
+    from ollama import ResponseError
+
     if isinstance(exc, httpx.TimeoutException):
         return f"no answer within {timeout:g} s (timed out)"
     if isinstance(exc, (ConnectionError, httpx.ConnectError)):
@@ -114,12 +132,14 @@ def model_matches(wanted: str, names: Sequence[str]) -> bool:
 
 def fetch_models(base_url: str, timeout: float) -> list[str]:
     """Names of the pulled models, from GET /api/tags; raises the client's own errors."""
-    with Client(host=base_url, timeout=timeout) as client:
+    with ollama_client(base_url, timeout) as client:
         return [m.model for m in client.list().models if m.model]
 
 
 def to_chat_messages(messages: Sequence[Mapping[str, str]]) -> list[ChatMessage]:
     """[{role, content}] -> llama-index ChatMessages; an unknown role is bad input."""
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole
+
     converted = []
     for message in messages:
         role = message.get("role")
@@ -172,17 +192,8 @@ class ChatModel:
         self.request_timeout = request_timeout
         self.temperature = temperature
         self.probe_timeout = probe_timeout
-        self._client = Client(host=self.base_url, timeout=request_timeout)
-        # An explicit context_window keeps llama-index from asking /api/show and sending
-        # the model's full context length as num_ctx.
-        self._llm = Ollama(
-            model=self.model,
-            base_url=self.base_url,
-            context_window=context_window,
-            request_timeout=request_timeout,
-            temperature=temperature,
-            client=self._client,
-        )
+        self._client = ollama_client(self.base_url, request_timeout)
+        self._llm: "Ollama | None" = None  # built on the first reply: an offline turn never loads llama-index
 
     def close(self) -> None:
         """Close the HTTP connections to Ollama."""
@@ -195,8 +206,16 @@ class ChatModel:
         self.close()
 
     @property
-    def llm(self) -> Ollama:
+    def llm(self) -> "Ollama":
         """The llama-index LLM, for components that need one passed explicitly."""
+        if self._llm is None:
+            from llama_index.llms.ollama import Ollama
+
+            # An explicit context_window keeps llama-index from asking /api/show and sending
+            # the model's full context length as num_ctx.
+            self._llm = Ollama(model=self.model, base_url=self.base_url, context_window=self.context_window,
+                               request_timeout=self.request_timeout, temperature=self.temperature,
+                               client=self._client)
         return self._llm
 
     def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
@@ -204,12 +223,12 @@ class ChatModel:
         chat_messages = to_chat_messages(messages)
         done = False
         try:
-            with closing(self._llm.stream_chat(chat_messages)) as responses:
+            with closing(self.llm.stream_chat(chat_messages)) as responses:
                 for response in responses:
                     done = bool((response.raw or {}).get("done"))
                     if response.delta:
                         yield response.delta
-        except CLIENT_FAILURES as exc:
+        except client_failures() as exc:
             raise self._unavailable(exc, " while streaming a reply") from exc
         if not done:
             what = "the reply stream ended before Ollama marked it done"
@@ -219,8 +238,8 @@ class ChatModel:
         """The whole reply as one string."""
         chat_messages = to_chat_messages(messages)
         try:
-            response = self._llm.chat(chat_messages)
-        except CLIENT_FAILURES as exc:
+            response = self.llm.chat(chat_messages)
+        except client_failures() as exc:
             raise self._unavailable(exc, " while generating a reply") from exc
         if (response.raw or {}).get("done") is False:
             what = "the reply came back without Ollama marking it done"
@@ -231,7 +250,7 @@ class ChatModel:
         """Names of the models pulled on the server."""
         try:
             return fetch_models(self.base_url, self.probe_timeout)
-        except CLIENT_FAILURES as exc:
+        except client_failures() as exc:
             raise self._unavailable(exc, " while listing models", self.probe_timeout) from exc
 
     def available(self) -> ModelStatus:
@@ -239,7 +258,7 @@ class ChatModel:
         url, model = self.base_url, self.model
         try:
             models = tuple(fetch_models(url, self.probe_timeout))
-        except CLIENT_FAILURES as exc:
+        except client_failures() as exc:
             error = f"Ollama at {url}: {describe_failure(exc, model, self.probe_timeout)}"
             return ModelStatus(url, model, False, False, (), error)
         present = model_matches(model, models)

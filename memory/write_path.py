@@ -86,6 +86,7 @@ class WritePath:
         self.seconds["embed"] += embedded - started
         store = self.store
         with store.exclusive():  # commit and follow as one step: no other write lands in between
+            current = self.index.follows == store.memory_writes  # (not when a write went around this path)
             with store.transaction():
                 self._assign_ids(changes)
                 self._resolve_supersessions(changes)
@@ -98,6 +99,8 @@ class WritePath:
                 forgotten = store.memories_by_id(changes.forgets) if changes.forgets else {}
                 orphans = self._write_sql(changes, prepared, entity_ids, tag_ids)
             self._follow(changes, prepared, entity_ids, tag_ids, orphans)
+            if current:
+                self.index.follows = store.memory_writes
             if forgotten:
                 self._erase(list(forgotten.values()))
         self.seconds["store"] += time.perf_counter() - embedded
@@ -172,8 +175,12 @@ class WritePath:
                 progress(len(chunk))
         matrix = np.vstack(parts) if parts else np.zeros((0, self.embedder.dim), np.float32)
         ids = [memory_id for memory_id, _ in rows]
-        self.store.replace_all_vectors(ids, matrix, f"{self.embedder.name}|{self.embedder.dim}")
-        self.index.set_vectors(ids, matrix)
+        with self.store.exclusive():
+            current = self.index.follows == self.store.memory_writes
+            self.store.replace_all_vectors(ids, matrix, f"{self.embedder.name}|{self.embedder.dim}")
+            self.index.set_vectors(ids, matrix)
+            if current:
+                self.index.follows = self.store.memory_writes
         return len(rows)
 
     def _assign_ids(self, changes: Changes) -> None:

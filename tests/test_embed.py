@@ -114,6 +114,53 @@ def _modules_after(code: str) -> set[str]:
 def test_building_the_embedder_loads_no_runtime_and_embedding_loads_no_torch():
     idle = _modules_after("import memory; from memory.embed import make_embedder; make_embedder('local')")
     assert not {"onnxruntime", "tokenizers", "torch"} & idle
-    used = _modules_after("from memory.embed import make_embedder; make_embedder('local').embed(['hello'])")
-    assert "onnxruntime" in used
-    assert not {"torch", "sentence_transformers", "transformers"} & used
+    query = _modules_after("from memory.embed import make_embedder; make_embedder('local').embed(['hello'])")
+    assert not {"onnxruntime", "torch", "sentence_transformers", "transformers"} & query  # numpy serves a query
+    bulk = _modules_after("from memory.embed import make_embedder; make_embedder('local').embed(['hello'] * 5)")
+    assert "onnxruntime" in bulk
+    assert not {"torch", "sentence_transformers", "transformers"} & bulk
+
+
+def test_the_numpy_query_path_gives_the_onnx_vectors():
+    """A recall query is embedded in numpy while ONNX Runtime is not loaded: the same model, the same vectors."""
+    from memory.minilm_numpy import NumpyMiniLM
+
+    texts = REFERENCE["texts"]
+    in_numpy = NumpyMiniLM().encode(texts)
+    assert in_numpy.shape == (len(texts), 384) and in_numpy.dtype == np.float32
+    assert cosines(in_numpy, np.array(REFERENCE["vectors"], dtype=np.float32)).min() > 0.9999
+    assert np.abs(in_numpy - MiniLMRunner().encode(texts)).max() < 1e-5
+
+
+COLD_RECALL = """
+import sys
+from memory import Engram
+from memory.__main__ import main
+home = sys.argv[1]
+if sys.argv[2] == "fill":
+    with Engram(home) as eng:
+        eng.remember("Mira Chen designs the screens of the garden planner.")
+    raise SystemExit(0)
+assert main(["--home", home, "recall", "who designs the garden planner screens?"]) in (0, None)
+heavy = {"onnxruntime", "onnx", "torch", "sentence_transformers", "transformers", "llama_index", "pandas",
+         "pyarrow", "spacy", "networkx", "ollama", "httpx", "tiktoken", "safetensors"}
+print("LOADED", sorted(name for name in sys.modules if name.split(".")[0] in heavy and "." not in name))
+"""
+
+
+def test_a_cold_recall_starts_no_model_runtime_and_no_heavy_library(tmp_path):
+    """`python -m memory recall` embeds its query in numpy: no ONNX Runtime, torch, llama-index, pandas, spaCy."""
+    env = {**os.environ, "ENGRAM_EMBEDDER": "local", "ENGRAM_HOME": str(tmp_path)}
+    run = [sys.executable, "-c", COLD_RECALL, str(tmp_path)]
+    subprocess.run(run + ["fill"], cwd=ROOT, env=env, check=True, capture_output=True)
+    done = subprocess.run(run + ["recall"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "Mira Chen designs the screens" in done.stdout
+    assert "LOADED []" in done.stdout
+
+
+def test_a_process_that_keeps_embedding_moves_to_onnx_runtime():
+    """Numpy serves the first few small calls (a cold recall); note-by-note ingest soon gets the batched runtime."""
+    many = _modules_after("from memory.embed import make_embedder\nembedder = make_embedder('local')\n"
+                          "for i in range(25): embedder.embed([f'note {i}', 'a second chunk'])")
+    assert "onnxruntime" in many
