@@ -133,9 +133,9 @@ def main() -> None:
 
     r, t = first["report"], first["report"].timings
     print("\n## Full ingest of obsidian-hub\n")
-    print("| notes | indexed | skipped | chunks | entities | links | seconds | notes/s | chunks/s | peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    print(f"| {r.notes} | {r.indexed} | {len(r.skipped)} | {r.chunks} | {r.entities} | {r.links} | "
+    print("| notes | indexed | skipped | chunks | dated facts | entities | links | seconds | notes/s | chunks/s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {r.notes} | {r.indexed} | {len(r.skipped)} | {r.chunks} | {r.dated_facts} | {r.entities} | {r.links} | "
           f"{first['seconds']:.1f} | {r.indexed / first['seconds']:.1f} | {r.chunks / first['seconds']:.1f} | "
           f"{first['rss']:.0f} |")
     total = sum(t.values()) or 1.0

@@ -285,8 +285,7 @@ class VaultIndexer:
             changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities,
                                               embed=not keywords_only))
         if not keywords_only:
-            self._dated_facts(parsed, when, written, source_id, kept, changes, report,
-                              [title_entity])
+            self._dated_facts(parsed, when, written, source_id, kept, changes, report)
         retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions if isinstance(s.old, int)}
         for memory_id in sorted(retired):  # its text is gone from the note
             if kept_kind[memory_id] == "chunk":
@@ -330,8 +329,7 @@ class VaultIndexer:
         return found, kinds
 
     def _dated_facts(self, parsed: ParsedNote, when: NoteTime, written: datetime, source_id: int,
-                     kept: dict[str, list[int]], changes: Changes, report: SyncReport,
-                     note_entities: list[ExtractedEntity]) -> None:
+                     kept: dict[str, list[int]], changes: Changes, report: SyncReport) -> None:
         """Dated statements in the note become memories with their own world interval; in a note about the
         vault's owner, or in a first-person line, the facts they state feed the user's slots."""
         note_date = when.daily or (when.created if when.reliable else None)
@@ -342,7 +340,7 @@ class VaultIndexer:
             content = f"{statement.text} ({statement.words})"
             if _keep(kept, content, statement.line, statement.line, changes):
                 continue
-            entities = [*note_entities, *self.eng.extractor.entities(statement.text, statistical=self._ner_now)]
+            entities = self.eng.extractor.entities(statement.text, statistical=self._ner_now)  # the note is its source
             unit = MemoryUnit(content=content, type=NOTE_TYPE, valid_from=statement.valid_from,
                               valid_until=statement.valid_until, recorded_at=written, source_id=source_id,
                               line_start=statement.line, line_end=statement.line, subject="note",
