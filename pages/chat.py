@@ -12,7 +12,7 @@ from memory.clock import ensure_utc, utc_now
 from memory.llm import ModelStatus, how_to_start_ollama
 from memory.obsidian import wikilinks_streamed, wikilinks_to_markdown
 from memory.suggestions import questions_for, vault_summary
-from pages import common
+from ui import common
 from ui import shell, sources
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame

@@ -12,7 +12,7 @@ from memory.health import (
     FRESHNESS_ALERT, HIT_RATE_ALERT, freshness_series, latency_label, megabytes, purgeable_ids, recall_series,
 )
 from memory.timeline import expiring_soon
-from pages import common
+from ui import common
 from ui import shell
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame

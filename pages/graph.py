@@ -13,7 +13,7 @@ from memory.graph_view import (
     NODE_TYPES, Neighbourhood, entity_details, entity_name, neighbourhood, node_group, node_type,
     source_memories, tag_nodes,
 )
-from pages import common
+from ui import common
 from ui import shell, sources
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame

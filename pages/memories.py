@@ -12,7 +12,7 @@ from memory import EngramError, MemoryUnit
 from memory.clock import ensure_utc, utc_now
 from memory.model import RESULT_TYPES
 from memory.timeline import list_memories
-from pages import common
+from ui import common
 from ui import shell
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame

@@ -9,7 +9,7 @@ import streamlit as st
 from memory import EngramError
 from memory.profile import COLD_START_TURNS, TAG_SENTENCES, interest_counts
 from memory.timeline import list_memories
-from pages import common
+from ui import common
 from ui import shell
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame

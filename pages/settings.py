@@ -18,7 +18,7 @@ from memory.health import database_bytes, megabytes
 from memory.llm import ChatModel, ModelStatus, model_matches, normalise_url
 from memory.privacy import RedactionSettings, settings_from_dict
 from memory.settings import Settings, load_settings
-from pages import common
+from ui import common
 from ui import shell
 from vault_sync.scan import check_vault
 

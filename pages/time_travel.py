@@ -12,7 +12,7 @@ from memory.clock import ensure_utc, utc_now
 from memory.obsidian import snippet
 from memory.temporal import true_at
 from memory.timeline import diff, valid_at
-from pages import common
+from ui import common
 from ui import shell, sources
 
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame

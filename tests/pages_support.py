@@ -18,7 +18,7 @@ def page_env(engram_home, monkeypatch):
     monkeypatch.setenv("ENGRAM_OLLAMA_URL", f"http://127.0.0.1:{closed_port()}")
     st.cache_resource.clear()
     yield engram_home
-    from pages import common
+    from ui import common
 
     if common.settings().vault_path:
         runner = common.vault_runner()

@@ -9,7 +9,7 @@ REPLY = "You drink an oat latte every morning [m:1]. Anything else?"
 
 
 def seed(text: str = "I drink an oat latte every morning.") -> int:
-    from pages import common
+    from ui import common
 
     eng = common.engram()
     eng.remember(text, session_id="seed")
@@ -37,7 +37,7 @@ def test_empty_store_first_screen(page_env):
 
 
 def test_empty_store_link_sample_vault(page_env):
-    from pages import common
+    from ui import common
 
     at = page("chat.py").run()
     at.button(key="chat_link_sample").click().run()
@@ -47,7 +47,7 @@ def test_empty_store_link_sample_vault(page_env):
 
 
 def test_first_run_summary_and_a_suggested_question_lead_to_an_answer(page_env):
-    from pages import common
+    from ui import common
 
     at = page("chat.py").run()
     at.button(key="chat_link_sample").click().run()
@@ -73,7 +73,7 @@ def test_first_run_summary_and_a_suggested_question_lead_to_an_answer(page_env):
 
 
 def test_first_questions_make_way_for_a_typed_question(page_env):
-    from pages import common
+    from ui import common
 
     common.link_vault(common.SAMPLE_VAULT)
     assert common.vault_runner().ready.wait(120)
@@ -121,7 +121,7 @@ def test_reply_streams_from_ollama_with_memories(page_env, fake_ollama, monkeypa
 
 
 def test_feedback_and_forget_buttons(page_env, fake_ollama, monkeypatch):
-    from pages import common
+    from ui import common
 
     monkeypatch.setenv("ENGRAM_OLLAMA_URL", fake_ollama.url)
     memory_id = seed()

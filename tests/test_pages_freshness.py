@@ -12,7 +12,7 @@ from tests.pages_support import page, page_env, texts  # noqa: F401  (fixture)
 
 
 def seed_coffee():
-    from pages import common
+    from ui import common
 
     eng = common.engram()
     eng.remember("I drink Americano", at=datetime(2026, 3, 1, 8, tzinfo=timezone.utc))

@@ -11,7 +11,7 @@ VAULT = Path(__file__).parent / "fixtures" / "vault"
 
 
 def seed_vault():
-    from pages import common
+    from ui import common
     from vault_sync.sync import VaultIndexer
 
     eng = common.engram()
@@ -173,7 +173,7 @@ def test_details_on_a_past_day_count_what_is_known_now(page_env, tmp_path):
     from datetime import datetime, time, timedelta, timezone
 
     from memory.temporal import true_at
-    from pages import common
+    from ui import common
     from vault_sync.sync import VaultIndexer
 
     vault = tmp_path / "vault"

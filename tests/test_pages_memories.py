@@ -8,7 +8,7 @@ from tests.pages_support import page, page_env, texts  # noqa: F401  (fixture)
 
 
 def seed() -> dict[str, int]:
-    from pages import common
+    from ui import common
 
     eng = common.engram()
     eng.remember("I drink an oat latte every morning.", session_id="seed")
@@ -62,7 +62,7 @@ def test_filter_finds_a_stored_memory(page_env):
 
 
 def test_edit_changes_content_and_rejects_bad_dates(page_env):
-    from pages import common
+    from ui import common
 
     ids = seed()
     memory_id = ids["latte"]
@@ -90,7 +90,7 @@ def test_edit_changes_content_and_rejects_bad_dates(page_env):
 
 
 def test_archive_and_unarchive(page_env):
-    from pages import common
+    from ui import common
 
     memory_id = seed()["Lisbon"]
     at = page("memories.py").run()
@@ -105,7 +105,7 @@ def test_archive_and_unarchive(page_env):
 
 
 def test_forget_needs_confirmation_and_writes_audit(page_env):
-    from pages import common
+    from ui import common
 
     memory_id = seed()["Lisbon"]
     at = page("memories.py").run()

@@ -20,7 +20,7 @@ IMPERATIVE = [
 
 def ask(*questions: str) -> None:
     """Chat turns through the page's own Chat; the model is unreachable, so replies are offline recall."""
-    from pages import common
+    from ui import common
 
     chat = common.chat()
     for question in questions:
@@ -61,7 +61,7 @@ def test_imperative_turns_make_an_executive_tag_with_evidence(page_env):
 
 
 def test_pinning_survives_reruns_and_a_restart(page_env):
-    from pages import common
+    from ui import common
 
     ask(*IMPERATIVE)
     at = page("profile.py").run()
@@ -81,7 +81,7 @@ def test_pinning_survives_reruns_and_a_restart(page_env):
 
 
 def test_remove_and_restore_a_tag(page_env):
-    from pages import common
+    from ui import common
 
     ask(*IMPERATIVE)
     at = page("profile.py").run()
@@ -106,7 +106,7 @@ def test_pin_a_tag_the_evidence_does_not_show(page_env):
 
 
 def test_stated_preferences_and_interests(page_env):
-    from pages import common
+    from ui import common
     from vault_sync.sync import VaultIndexer
 
     eng = common.engram()

@@ -43,7 +43,7 @@ def test_every_page_names_the_damaged_file_and_restores_it(page_env):
 
 
 def test_settings_backs_up_now_and_restores_a_chosen_backup(page_env):
-    from pages import common
+    from ui import common
 
     database = page_env / "engram.duckdb"
     at = page("settings.py").run()

@@ -48,7 +48,7 @@ def test_invalid_vault_path_is_an_error(page_env, tmp_path):
 
 
 def test_link_sample_vault_syncs_and_sync_now(page_env):
-    from pages import common
+    from ui import common
 
     at = page("settings.py").run()
     at.button(key="settings_sample").click().run()
@@ -75,7 +75,7 @@ def test_link_sample_vault_syncs_and_sync_now(page_env):
 
 
 def test_link_own_vault(page_env, tmp_path):
-    from pages import common
+    from ui import common
 
     vault = tmp_path / "vault"
     vault.mkdir()
@@ -90,7 +90,7 @@ def test_link_own_vault(page_env, tmp_path):
 
 
 def test_redaction_toggle_saves_and_applies(page_env):
-    from pages import common
+    from ui import common
 
     before = common.engram()
     at = page("settings.py").run()
@@ -111,7 +111,7 @@ def test_redaction_toggle_saves_and_applies(page_env):
 
 
 def test_ollama_models_listed_and_saved(page_env, fake_ollama, monkeypatch):
-    from pages import common
+    from ui import common
 
     monkeypatch.delenv("ENGRAM_OLLAMA_URL")
     (page_env).mkdir(parents=True, exist_ok=True)
@@ -135,7 +135,7 @@ def test_ollama_models_listed_and_saved(page_env, fake_ollama, monkeypatch):
 
 
 def test_embedder_change_offers_reembed(page_env, fake_ollama, monkeypatch):
-    from pages import common
+    from ui import common
 
     monkeypatch.delenv("ENGRAM_EMBEDDER")
     monkeypatch.setenv("ENGRAM_OLLAMA_URL", fake_ollama.url)

@@ -8,7 +8,7 @@ from tests.pages_support import page, page_env, texts  # noqa: F401  (fixture)
 
 
 def seed_coffee():
-    from pages import common
+    from ui import common
 
     eng = common.engram()
     eng.remember("I drink Americano", at=datetime(2026, 3, 1, 8, tzinfo=timezone.utc))
@@ -88,7 +88,7 @@ def test_diff_between_two_days(page_env):
 
 def test_world_time_and_recorded_by_are_two_questions(page_env, tmp_path):
     """A note written in Feb 2026 says what held in 2024: true then in world time, not yet recorded then."""
-    from pages import common
+    from ui import common
     from vault_sync.sync import VaultIndexer
 
     vault = tmp_path / "vault"

@@ -7,7 +7,7 @@ import streamlit as st
 
 from memory import Engram, EngramError, Recollection
 from memory.obsidian import escape, inline_markdown, note_file, note_markdown, obsidian_url, quoted_lines
-from pages import common
+from ui import common
 
 CARD_CHARS = 300  # a card shows the start of a long note; the Chat and Memories pages show all of it
 
