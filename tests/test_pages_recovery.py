@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
-import pytest
 
 from memory.backups import list_backups
 from tests.helpers import open_engram
 from tests.pages_support import ROOT, page, page_env, texts  # noqa: F401  (fixture)
+from tests.test_recovery import needs_setpriv
 
 PAGES = ["chat.py", "graph.py", "time_travel.py", "freshness.py", "profile.py", "memories.py", "settings.py"]
 
@@ -75,7 +74,7 @@ print("TITLE", at.title[0].value if at.title else "")
 """
 
 
-@pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpriv"), reason="needs setpriv as root")
+@needs_setpriv
 def test_a_read_only_data_folder_is_said_and_the_page_still_reads(page_env):
     """Run as a user the folder's modes bind (root keeps CAP_DAC_OVERRIDE otherwise), in a child process."""
     eng = open_engram(page_env)
