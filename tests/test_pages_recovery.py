@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 
-
 from memory.backups import list_backups
 from tests.helpers import open_engram
 from tests.pages_support import ROOT, page, page_env, texts  # noqa: F401  (fixture)
