@@ -402,10 +402,26 @@ def _this_month_name(m, ref):
 @_pattern(r"\b(?:in|since|from|until|till|by|as of|starting|back in|early|late|mid-?)\s+(?P<mon>(?-i:January|February"
           r"|March|April|May|June|July|August|September|October|November|December))(?!\s*\d)", relative=True)
 def _bare_month_name(m, ref):
-    """"since March", "in May": the latest such month up to now (a month name alone says no year)."""
+    """"since March", "in May": the latest such month up to now (a month name alone says no year);
+    said in the future tense ("see you in January", "will take place in February"), the next one."""
     wanted = MONTHS[m["mon"].lower()[:3]] if m["mon"].lower()[:3] in MONTHS else MONTHS[m["mon"].lower()]
     latest = month(ref.year, wanted)
-    return latest if latest.start <= ref else month(ref.year - 1, wanted)
+    if latest.start > ref:
+        latest = month(ref.year - 1, wanted)
+    if _FUTURE_TENSE.search(_sentence_around(m.string, m.start(), m.end())) and latest.end <= ref:
+        return month(latest.start.year + 1, wanted)
+    return latest
+
+
+_FUTURE_TENSE = re.compile(r"\b(?:will|shall|won't|going to|gonna|plan(?:ning)? to|expect(?:ing)? to|hope to"
+                           r"|see (?:you|y'all|everyone)|upcoming|next)\b|\w'll\b", re.IGNORECASE)
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence holding text[start:end]."""
+    before = max(text.rfind(mark, 0, start) for mark in ".!?\n")
+    after = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
+    return text[before + 1 : min(after, default=len(text))]
 
 
 @_pattern(r"\b(?P<rel>last|this|next|coming)\s+" + _SEASON + r"\b", relative=True)

@@ -174,3 +174,16 @@ def test_a_bare_month_after_a_preposition_is_the_latest_such_month():
 def test_a_range_of_days_in_one_month(text, start, end):
     (mention,) = find_dates(text)
     assert (mention.period.start.date().isoformat(), mention.period.end.date().isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Reminder: I am taking Christmas off. See y'all in January!", "2023-01-01"),
+    ("The next book club will take place in February.", "2023-02-01"),
+    ("I expect to have some extra time in January when my son starts daycare.", "2023-01-01"),
+    ("There was a lot of fantastic content created in October.", "2022-10-01"),
+    ("We went to Lisbon in January.", "2022-01-01"),
+])
+def test_a_bare_month_in_the_future_tense_is_the_next_such_month(text, expected):
+    written = d("2022-12-17")
+    (mention,) = find_dates(text, written)
+    assert mention.period.start.date().isoformat() == expected
