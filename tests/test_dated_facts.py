@@ -188,3 +188,9 @@ def test_a_paragraph_wrapped_over_lines_is_one_statement():
     assert moved.valid_from.year == 2019
     coach = next(s for s in found if "coach" in s.text)
     assert coach.line == 7 and coach.kind == "since"
+
+
+def test_lines_of_a_block_that_each_end_their_statement_stay_apart():
+    text = "### remark\n\nMIT License\nCopyright (c) 2014-2020 Titus Wormer\nCopyright (c) 2011-2014, Christopher Jeffrey\n"
+    found = sorted((s.line, s.valid_from.year, s.valid_until.year) for s in dated_statements(text))
+    assert found == [(4, 2014, 2021), (5, 2011, 2015)]

@@ -256,12 +256,24 @@ def _joined_paragraphs(lines: list[str], first: int) -> list[str]:
         stripped = line.strip()
         block = (not stripped or _HEADING.match(line) or _ITEM.match(line) or stripped.startswith(("|", ">", "```", "~~~"))
                  or line.startswith(("    ", "\t")))
-        if head is not None and not block and not lines[index - 1].endswith("  "):
+        if head is not None and not block and _continues(lines[index - 1], stripped):
             out[head] = f"{out[head].rstrip()} {stripped}"
             out[index] = ""
             continue
         head = None if block and not _ITEM.match(line) else index
     return out
+
+
+_SENTENCE_GOES_ON = re.compile(r"(?:[,;(\-–—]|\b(?:the|a|an|to|in|of|and|or|but|at|on|for|with|from|since|until|by|into|my|our"
+                               r"|his|her|their|its|this|that|was|were|is|are|been|have|has|had))$", re.IGNORECASE)
+
+
+def _continues(previous: str, line: str) -> bool:
+    """Whether `line` goes on with the sentence of `previous` (a wrapped line), rather than a new line of its
+    own such as the next "Copyright (c) 2013-2020 …" of a licence block."""
+    if previous.endswith("  "):  # markdown's hard line break
+        return False
+    return line[:1].islower() or _SENTENCE_GOES_ON.search(previous.rstrip()) is not None
 
 
 def dated_statements(text: str, *, note_date: datetime | None = None, daily: bool = False) -> list[DatedStatement]:
