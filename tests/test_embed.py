@@ -164,3 +164,13 @@ def test_a_process_that_keeps_embedding_moves_to_onnx_runtime():
     many = _modules_after("from memory.embed import make_embedder\nembedder = make_embedder('local')\n"
                           "for i in range(25): embedder.embed([f'note {i}', 'a second chunk'])")
     assert "onnxruntime" in many
+
+
+def test_a_link_is_read_for_its_text_not_its_target(local):
+    """A URL costs many tokens and says little: the model reads the link's text, a bare URL's host."""
+    with_targets = ("Links: [GitHub repository](https://github.com/mgmeyers/obsidian-electron-window-tweaker/"
+                    "releases/tag/1.0.4?tab=readme) or [Open in Obsidian](obsidian://show-plugin?id=window-tweaker),"
+                    " notes at <https://example.org/docs/setup/index.html>")
+    plain = "Links: GitHub repository or Open in Obsidian, notes at example.org"
+    vectors = local.embed([with_targets, plain])
+    assert cosines(vectors[:1], vectors[1:])[0] > 0.9999
