@@ -41,6 +41,8 @@ def main() -> None:
     parser.add_argument("--home", type=Path, help="an existing data folder (nothing is ingested)")
     args = parser.parse_args()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    # As on a user's machine, Python keeps compiled modules: the untimed first run writes them.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     scratch = None
     home = args.home
     if home is None:
