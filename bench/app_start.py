@@ -1,0 +1,107 @@
+"""The app's first page on a fresh server: from `streamlit run` to the chat box in a real browser.
+
+    python bench/app_start.py [--home DIR] [--runs 5]
+
+Each run starts a new `streamlit run app.py` process on a free port (a new data folder unless
+`--home` names one) while chromium (Debian's, through playwright) is already open, and times until
+the Chat page's input box is on screen — the page has run to its end. The baseline, run
+interleaved, is the floor under the same conditions: a two-line Streamlit app with a title and a
+chat input. Prints median and best seconds with the ratio to the floor.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+CHAT_BOX = '[data-testid="stChatInput"] textarea'
+FLOOR_APP = 'import streamlit as st\nst.title("floor")\nst.chat_input("Ask…")\n'
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def first_page_seconds(browser, script: Path, env: dict, timeout: float = 120.0) -> float:
+    """Seconds from starting the server to the chat box being visible in a new browser page."""
+    port = free_port()
+    argv = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    started = time.perf_counter()
+    server = subprocess.Popen(argv, cwd=HERE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        while True:
+            if server.poll() is not None:
+                raise SystemExit(f"streamlit exited: {server.stderr.read().decode()[-400:]}")
+            if time.perf_counter() - started > timeout:
+                raise SystemExit(f"no answer on {url} after {timeout:.0f} s")
+            try:
+                urllib.request.urlopen(url + "_stcore/health", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.05)
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector(CHAT_BOX, timeout=timeout * 1000)
+        seconds = time.perf_counter() - started
+        page.close()
+        return seconds
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--home", type=Path, help="an existing Engram data folder (default: a new one per run)")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    scratch = Path(tempfile.mkdtemp(prefix="engram-app-start-"))
+    floor_script = scratch / "floor_app.py"
+    floor_script.write_text(FLOOR_APP)
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OLLAMA_HOST": f"127.0.0.1:{free_port()}"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine
+    times: dict[str, list[float]] = {"engram": [], "floor": []}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            for run in range(args.runs + 1):  # the first, untimed, leaves compiled modules and warm caches
+                home = args.home or scratch / f"home-{run}"
+                engram = first_page_seconds(browser, HERE / "app.py", {**env, "ENGRAM_HOME": str(home)})
+                floor = first_page_seconds(browser, floor_script, env)
+                if run:
+                    times["engram"].append(engram)
+                    times["floor"].append(floor)
+            browser.close()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    load = os.getloadavg()[0]
+    print(f"\nApp first page on a fresh server, {args.runs} runs, interleaved (seconds; load average {load:.1f})\n")
+    print("| app | median | best | × floor (median) |")
+    print("|---|---|---|---|")
+    floor_median = statistics.median(times["floor"])
+    for name in ("engram", "floor"):
+        values = times[name]
+        print(f"| {name} | {statistics.median(values):.2f} | {min(values):.2f} | "
+              f"{statistics.median(values) / floor_median:.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
