@@ -12,4 +12,6 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 python -m pip install --quiet -r requirements-dev.txt
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
-python -m pytest "$@"
+# Two workers (one per core here), each test file on one worker: module-scoped fixtures (the
+# browser tests' app server) are built once. `bash scripts/test.sh -n 0` runs in one process.
+python -m pytest -n auto --dist loadfile "$@"

@@ -14,6 +14,10 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from memory import Engram
+from memory.clock import parse_when
+from memory.embed import make_embedder
+
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-output" / "browser"
 CHROMIUM = "/usr/bin/chromium"
@@ -28,7 +32,7 @@ CHROMIUM_ARGS = [
 ]
 STARTUP_SECONDS = 90
 
-# Seeded with the CLI before the app opens the store (DuckDB lets one process write at a time).
+# Seeded before the app opens the store (DuckDB lets one process write at a time).
 # Dates are relative to today so the "knowledge update" is always in the past.
 TODAY = datetime.now(UTC).date()  # the app's days are UTC days
 AMERICANO_DAY = TODAY - timedelta(days=270)
@@ -73,14 +77,16 @@ def free_port() -> int:
 closed_port = free_port  # bound, then released: nothing listens there (no Ollama)
 
 
-def seed_home(home: Path, env: dict[str, str]) -> None:
-    """Write the knowledge update (and a memory to forget) with the CLI, one process at a time."""
-    for text, day in SEED:
-        done = subprocess.run([sys.executable, "-m", "memory", "remember", text, "--at", day.isoformat(),
-                               "--embedder", "hash"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-                               check=False)
-        if done.returncode:
-            raise RuntimeError(f"seeding {text!r} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+def seed_home(home: Path) -> None:
+    """Write the knowledge update (and a memory to forget) with the hashing embedder, as
+    `python -m memory remember TEXT --at DAY --embedder hash` does, then close the store for the app.
+    (In this process: three CLI processes cost ~20 s of CPU and test nothing the CLI tests do not.)"""
+    engram = Engram(home, embedder=make_embedder("hash"))
+    try:
+        for text, day in SEED:
+            engram.remember(text, at=parse_when(day.isoformat(), what="--at date"))
+    finally:
+        engram.close()
 
 
 def _healthy(url: str) -> bool:

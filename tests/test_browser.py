@@ -67,7 +67,7 @@ def app(tmp_path_factory) -> App:
         env = {k: v for k, v in os.environ.items()
                if k not in ("ENGRAM_VAULT", "OLLAMA_HOST", "ENGRAM_MODEL")}
         env.update(ENGRAM_HOME=str(home), ENGRAM_EMBEDDER="hash", ENGRAM_OLLAMA_URL=fake.url, HF_HUB_OFFLINE="1")
-        seed_home(home, env)
+        seed_home(home)
         with streamlit_app(env, SCREENSHOTS / "streamlit.log") as url:
             yield App(url, fake, home)
 

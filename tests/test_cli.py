@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from memory.clock import parse_when
+from tests.helpers import open_engram
+from vault_sync.sync import VaultIndexer
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -24,6 +28,17 @@ def count_rows(home: Path, table: str) -> int:
         return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     finally:
         conn.close()
+
+
+def remembered(home: Path, *texts: tuple[str, str | None]) -> None:
+    """Setup, not under test: write (text, --at) pairs as `remember --at` does, in this process with the
+    same hashing embedder (an extracting CLI process costs seconds; test_remember_* runs the command)."""
+    eng = open_engram(home)
+    try:
+        for text, day in texts:
+            eng.remember(text, at=parse_when(day, what="--at date"))
+    finally:
+        eng.close()
 
 
 @pytest.fixture
@@ -70,7 +85,7 @@ def test_import_chat_keeps_message_ids(home, tmp_path):
 
 
 def test_malformed_jsonl_names_the_line_and_stores_nothing(home, tmp_path):
-    cli("remember", "I live in Porto", home=home)
+    remembered(home, ("I live in Porto", None))
     before = count_rows(home, "memories")
     chat = tmp_path / "bad.jsonl"
     chat.write_text('{"session_id":"a","role":"user","content":"I like jazz"}\n{"session_id": "a", "content": \n',
@@ -92,8 +107,7 @@ def test_bad_dates_are_named(home, tmp_path):
 
 
 def test_recall_batch_and_health_and_export_and_forget(home, tmp_path):
-    cli("remember", "I drink Americano", "--at", "2026-03-01", home=home)
-    cli("remember", "I switched to oat latte", "--at", "2026-05-01", home=home)
+    remembered(home, ("I drink Americano", "2026-03-01"), ("I switched to oat latte", "2026-05-01"))
     batch = tmp_path / "q.jsonl"
     batch.write_text('{"query": "what coffee do I drink"}\n{"query": "what coffee do I drink", "as_of": "2026-04-01", "k": 2}\n',
                      encoding="utf-8")
@@ -120,7 +134,7 @@ def test_recall_batch_and_health_and_export_and_forget(home, tmp_path):
 
 
 def test_embedder_change_is_refused_not_mixed(home):
-    assert cli("remember", "I live in Porto", home=home, embedder="hash").returncode == 0
+    remembered(home, ("I live in Porto", None))  # with the hashing embedder, as `--embedder hash`
     other = cli("recall", "where do I live", home=home, embedder="hash:128")
     assert other.returncode == 1 and "reembed" in other.stderr
     assert cli("reembed", home=home, embedder="hash:128").returncode == 0
@@ -142,7 +156,11 @@ def test_real_minilm_end_to_end(home):
 
 def test_recall_prints_a_snippet_with_source_and_validity_and_full_text_on_request(home):
     vault = ROOT / "tests" / "fixtures" / "vault"
-    assert cli("ingest", str(vault), home=home).returncode == 0
+    eng = open_engram(home)  # as `python -m memory ingest VAULT` does
+    try:
+        VaultIndexer(eng, vault).sync_all()
+    finally:
+        eng.close()
     whole = (vault / "Projects" / "Garden Planner.md").read_text(encoding="utf-8")
     short = cli("recall", "garden planner companion plants", "--k", "3", home=home)
     assert short.returncode == 0, short.stderr
@@ -158,7 +176,7 @@ def test_recall_prints_a_snippet_with_source_and_validity_and_full_text_on_reque
 
 
 def test_recall_batch_echoes_only_the_start_of_a_long_query(home, tmp_path):
-    cli("remember", "I drink oat latte", home=home)
+    remembered(home, ("I drink oat latte", None))
     long_query = "what do I drink " + "and also " * 20_000
     batch = tmp_path / "q.jsonl"
     batch.write_text(json.dumps({"query": long_query}) + "\n", encoding="utf-8")

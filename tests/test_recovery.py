@@ -64,6 +64,7 @@ def corrupt_blocks(path: Path) -> None:
 
 
 def seeded(home: Path) -> Path:
+    """A store holding one memory, written in this process (as `python -m memory remember` would)."""
     eng = open_engram(home)
     eng.remember("I live in Porto")
     eng.close()
@@ -149,10 +150,12 @@ def test_a_damaged_store_is_one_clear_error(engram_home, damage):
 
 def test_truncated_store_cli_says_one_line_and_restore_keeps_earlier_writes(tmp_path):
     home = tmp_path / "home"
-    assert cli("remember", "I live in Porto", home=home).returncode == 0
+    seeded(home)
     backed = cli("backup", home=home)
     assert backed.returncode == 0 and "backed up to" in backed.stdout, backed.stderr
-    assert cli("remember", "I work at Acme", home=home).returncode == 0
+    eng = open_engram(home)
+    eng.remember("I work at Acme")
+    eng.close()
     database = home / "engram.duckdb"
     truncate(database)
     damaged_bytes = database.read_bytes()
@@ -272,7 +275,7 @@ needs_setpriv = pytest.mark.skipif(os.geteuid() == 0 and not shutil.which("setpr
 @needs_setpriv
 def test_read_only_data_folder_reads_and_refuses_writes_clearly(tmp_path):
     home = tmp_path / "home"
-    assert cli("remember", "I live in Porto", home=home).returncode == 0
+    seeded(home)
     home.chmod(0o500)
     try:
         recalled = cli("recall", "where do I live", home=home, unprivileged=True)
@@ -296,7 +299,7 @@ def test_read_only_data_folder_reads_and_refuses_writes_clearly(tmp_path):
 @needs_setpriv
 def test_read_only_database_file_reads_and_refuses_writes_clearly(tmp_path):
     home = tmp_path / "home"
-    assert cli("remember", "I live in Porto", home=home).returncode == 0
+    seeded(home)
     (home / "engram.duckdb").chmod(0o400)
     recalled = cli("recall", "where do I live", home=home, unprivileged=True)
     assert recalled.returncode == 0 and "Porto" in recalled.stdout, recalled.stderr
@@ -339,7 +342,7 @@ def test_data_folder_and_files_are_private(engram_home, tmp_path):
 
 def test_export_does_not_overwrite_without_force(tmp_path):
     home = tmp_path / "home"
-    assert cli("remember", "I live in Porto", home=home).returncode == 0
+    seeded(home)
     out = tmp_path / "out"
     assert cli("export", str(out), home=home).returncode == 0
     (out / "memories.jsonl").write_text("my edits\n")
