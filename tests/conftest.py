@@ -22,3 +22,16 @@ def engram_home(tmp_path, monkeypatch):
     for name in ("ENGRAM_VAULT", "ENGRAM_OLLAMA_URL", "OLLAMA_HOST", "ENGRAM_MODEL", "ENGRAM_EMBEDDER"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+# The longest files (pytest --durations=120, Dec 2026), started first: with `-n auto --dist loadfile`
+# (scripts/test.sh) each file runs on one worker, and a long file picked up last keeps the others idle.
+LONGEST_FIRST = ("test_one_store.py", "test_limits.py", "test_kill_loop.py", "test_cli.py", "test_browser.py",
+                 "test_secrets_everywhere.py", "test_embed.py", "test_recovery.py", "test_robustness.py",
+                 "test_vault_kill.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Longest files first; every other file, and the tests inside each file, keep their order."""
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from memory import Engram
+from memory.embed import make_embedder
+
 from tests.browser_support import CHROMIUM_ARGS, ROOT, SCREENSHOTS, chromium_path, streamlit_app
 
 TIMEOUT_MS = 60_000
@@ -139,7 +142,8 @@ def ask(page: Page, question: str):
 
 # ---------------------------------------------------------------------------------------------- the app
 def test_cli_commands_run_through_the_open_app_and_it_sees_their_writes(env, browser, tmp_path):
-    assert cli(env, "remember", "My dentist is Dr. Okafor on Rua Augusta").returncode == 0
+    with Engram(env["ENGRAM_HOME"], embedder=make_embedder("hash")) as eng:  # a first turn, before the app
+        eng.remember("My dentist is Dr. Okafor on Rua Augusta")
     with streamlit_app(env, tmp_path / "streamlit.log") as url:
         page = new_page(browser)
         page.goto(url)  # the first page opens the store in the app's process, and its service

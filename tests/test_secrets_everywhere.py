@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.fake_ollama import FakeOllama
+
 ROOT = Path(__file__).resolve().parents[1]
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
@@ -63,8 +65,16 @@ def leaks(text: str) -> list[str]:
     return [name for name, secret in SECRETS.items() if secret in text]
 
 
-@pytest.fixture
-def stocked(tmp_path, fake_ollama):
+@pytest.fixture(scope="module")
+def stocked(tmp_path_factory):
+    """The data folder after ingest, import-chat and ask; built once, as both tests only read it
+    (the export goes to a folder of its own). Yields (home, scratch folder, the fake model)."""
+    tmp_path = tmp_path_factory.mktemp("stocked")
+    with FakeOllama() as fake_ollama:
+        yield _stock(tmp_path, fake_ollama), tmp_path, fake_ollama
+
+
+def _stock(tmp_path: Path, fake_ollama: FakeOllama) -> Path:
     vault = tmp_path / "vault"
     (vault / "Finance").mkdir(parents=True)
     (vault / "Finance" / "Accounts.md").write_text(NOTE, encoding="utf-8")
@@ -88,11 +98,11 @@ def stocked(tmp_path, fake_ollama):
     run("import-chat", str(chat), home=home)
     fake_ollama.reply = "Noted [m:1]."
     run("ask", f"is my password {PASSWORD} still the one on file?", home=home, ollama=fake_ollama.url)
-    return home, tmp_path
+    return home
 
 
 def test_no_secret_reaches_the_database_file_export_recall_or_graph(stocked):
-    home, tmp_path = stocked
+    home, tmp_path, _ = stocked
     run("check", home=home)  # CHECKPOINTs nothing half-written; the file is what a thief would read
     raw = b"".join(p.read_bytes() for p in home.rglob("*") if p.is_file())
     found = [name for name, secret in SECRETS.items() if secret.encode() in raw]
@@ -112,7 +122,8 @@ def test_no_secret_reaches_the_database_file_export_recall_or_graph(stocked):
     assert not leaks(names) and "Mira Chen" in names
 
 
-def test_no_secret_reaches_the_model(stocked, fake_ollama):
+def test_no_secret_reaches_the_model(stocked):
+    _, _, fake_ollama = stocked
     assert fake_ollama.requests, "the ask went to the fake model"
     sent = json.dumps([r.body for r in fake_ollama.requests], ensure_ascii=False)
     assert not leaks(sent), leaks(sent)
