@@ -12,6 +12,8 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 python -m pip install --quiet -r requirements-dev.txt
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
-# Two workers (one per core here), each test file on one worker: module-scoped fixtures (the
-# browser tests' app server) are built once. `bash scripts/test.sh -n 0` runs in one process.
-python -m pytest -n auto --dist loadfile "$@"
+# Every core, each test file on one worker (module-scoped fixtures, such as the browser tests' app server,
+# are built once), files in collection order: tests/conftest.py starts the longest first (xdist would
+# otherwise start the files with the most tests first and leave a long one-test file for last).
+# `bash scripts/test.sh -n 0` runs everything in one process.
+python -m pytest -n auto --dist loadfile --no-loadscope-reorder "$@"

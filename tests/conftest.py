@@ -24,8 +24,9 @@ def engram_home(tmp_path, monkeypatch):
     return home
 
 
-# The longest files (pytest --durations=120, Dec 2026), started first: with `-n auto --dist loadfile`
-# (scripts/test.sh) each file runs on one worker, and a long file picked up last keeps the others idle.
+# The longest files (pytest --durations=120, Dec 2026), started first: with `-n auto --dist loadfile
+# --no-loadscope-reorder` (scripts/test.sh) each file runs on one worker, in this order, and a long file
+# picked up last would keep the other workers idle.
 LONGEST_FIRST = ("test_one_store.py", "test_limits.py", "test_kill_loop.py", "test_cli.py", "test_browser.py",
                  "test_secrets_everywhere.py", "test_embed.py", "test_recovery.py", "test_robustness.py",
                  "test_vault_kill.py")
