@@ -121,6 +121,15 @@ def test_building_the_embedder_loads_no_runtime_and_embedding_loads_no_torch():
     assert not {"torch", "sentence_transformers", "transformers"} & bulk
 
 
+def test_extracting_entities_loads_no_torch_even_when_it_is_installed():
+    """thinc probes for an optional torch backend on import; Engram's spaCy pipelines never need it."""
+    pytest.importorskip("torch")  # installed with the tests (requirements-dev.txt): the probe would find it
+    loaded = _modules_after("from memory.extract.entities import _pipeline; "
+                            "assert _pipeline('ner')('Alice moved to Berlin.').ents")
+    assert "spacy" in loaded and "thinc" in loaded
+    assert "torch" not in loaded
+
+
 def test_the_numpy_query_path_gives_the_onnx_vectors():
     """A recall query is embedded in numpy while ONNX Runtime is not loaded: the same model, the same vectors."""
     from memory.minilm_numpy import NumpyMiniLM

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import threading
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
@@ -24,9 +25,26 @@ _NLP_LOCK = threading.RLock()
 _PIPELINES: dict[str, Any] = {}
 
 
+def _spacy() -> Any:
+    """spaCy, imported so that thinc does not load torch merely because it is installed: its probe for an
+    optional torch backend costs a process about 4 s of CPU and 190 MB, and Engram's pipelines run on numpy."""
+    if "thinc.compat" in sys.modules or "torch" in sys.modules:
+        import spacy
+
+        return spacy
+    sys.modules["torch"] = None  # `import torch` raises ImportError while spaCy and thinc import
+    try:
+        import spacy
+        import thinc.compat  # noqa: F401  (its probe runs now, with torch hidden)
+    finally:
+        if sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
+    return spacy
+
+
 def _load_ner() -> Any:
     """en_core_web_sm with only tok2vec and ner, or None (logged) when no English model is installed."""
-    import spacy
+    spacy = _spacy()
 
     for name in _EN_MODEL_NAMES:
         try:
@@ -39,7 +57,7 @@ def _load_ner() -> Any:
 
 def _load_blank(lang: str) -> Any:
     """A tokenizer-only pipeline; `zh` splits by character."""
-    import spacy
+    spacy = _spacy()
 
     return spacy.blank(lang)
 
