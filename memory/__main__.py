@@ -374,10 +374,10 @@ def cmd_watch(args) -> int:
 
     with _open(args) as eng:
         sync = VaultSync(eng, args.vault)
-        report = sync.start()
-        _print_sync(args, report, f"indexed {args.vault}")
-        print("watching for changes; press Ctrl+C to stop", file=sys.stderr)
-        try:
+        try:  # a stop (Ctrl+C, kill) during the first sync is a stop too: what was indexed stays
+            report = sync.start()
+            _print_sync(args, report, f"indexed {args.vault}")
+            print("watching for changes; press Ctrl+C to stop", file=sys.stderr)
             sync.wait(on_report=lambda r: _print_sync(args, r, "synced"))
         except KeyboardInterrupt:
             pass
