@@ -12,6 +12,8 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 python -m pip install --quiet -r requirements-dev.txt
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+# The tests start many `python -m memory` processes: let Python keep their compiled modules.
+unset PYTHONDONTWRITEBYTECODE
 # Every core, each test file on one worker (module-scoped fixtures, such as the browser tests' app server,
 # are built once), files in collection order: tests/conftest.py starts the longest first (xdist would
 # otherwise start the files with the most tests first and leave a long one-test file for last).
