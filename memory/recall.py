@@ -37,8 +37,6 @@ FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}  # "what did I use to drink"
 PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
 HISTORY_DISCOUNT = 0.2
-OWN_WORDS_BOOST = 1.25  # "what's my …" is about what the user said of themselves, more than about chatter
-SECOND_PERSON = {"you", "your", "you're", "you've", "yours", "你", "您"}
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (writer.topic_tokens)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
@@ -108,7 +106,6 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         cand.cosine = similarity
         cand.why.append(f"meaning (cosine {similarity:.2f})")
 
-    _prefer_own_words(index, query, terms, keep, candidates)
     ranked = _rerank(index, candidates, then or as_of, asked)
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
     top = _collapse_turns(index, ranked)[:k]
@@ -187,19 +184,6 @@ def _topical_turns(index: HybridIndex, attribute: str, keep) -> list[tuple[float
             if index.kept(memory_id, keep):
                 found.append((index.attrs(memory_id)[1], memory_id, negated))
     return found
-
-
-def _prefer_own_words(index: HybridIndex, query: str, terms, keep, candidates: dict[int, "Candidate"]) -> None:
-    """A question about the user ("where do I …", "我的 …") favours the user's own first-person statements
-    over other turns that merely share its words; one about what was said to them ("what did you …") does not."""
-    words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
-    if not (words & FIRST_PERSON or "我" in query) or words & SECOND_PERSON or "你" in query or "您" in query:
-        return
-    own = _statement_mask(index, keep)
-    for memory_id, cand in candidates.items():
-        if not cand.rule and index.kept(memory_id, own):
-            cand.score *= OWN_WORDS_BOOST
-            cand.why.append("the user's own words")
 
 
 def _statement_mask(index: HybridIndex, keep):

@@ -245,10 +245,6 @@ def resolve(clause: str) -> list[AttributeFact]:
 # --- which attributes a first-person statement is about (for ranking, not for values) ----------------
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
-# Chat drops the subject of the user's own news: "Upgraded to an iPhone 15", "Picked up the cello instead".
-_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[.!?]\s+)(?:just |finally |recently |also |then |so )?(?:\w+ed|got|took|went|bought|sold|gave|began|quit"
-    r"|left|made|became|swapped|found|joined|started|moved|switched)\b(?! (?:by|that)\b)", re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|现在|最近|如今|目前|后来)[，,]?)?"
@@ -328,8 +324,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     about the attribute answers it), not what the value is. Every first-person statement is also marked
     `said` (with whether it only negates): recall classes those by meaning when no lexicon names them."""
     text = _told(text)
-    if not text or not (_FIRST_PERSON.search(text) or _DROPPED_SUBJECT.search(text.strip())
-                        or _ZH_DROPPED_SUBJECT.search(text.strip())):
+    if not text or not (_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip())):
         return []
     found: dict[str, bool] = {}
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
