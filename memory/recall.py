@@ -7,9 +7,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable
 
+import numpy as np
+
 from .clock import ensure_utc, from_epoch, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
+from .extract.prototypes import PrototypeClassifier
 from .graph import LazyGraph, memory_node
 from .index import Filters, HybridIndex
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
@@ -84,11 +87,11 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     terms = tokenize_for_search(query)
     candidates: dict[int, Candidate] = {}
 
-    history = _rule_slots(parts, query, terms, then or as_of, recorded_by, keep, candidates)
+    query_vector = parts.embedder.embed([query])[0]
+    history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates)
     date_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in date_words], keep, candidates)  # "2024" is a year, not an id
     _rule_names(parts, query, as_of, candidates)
-    query_vector = parts.embedder.embed([query])[0]
     keyword_hits = index.bm25(terms, keep, CANDIDATES)
     top_bm25 = keyword_hits[0][1] if keyword_hits else 1.0
     for rank, (memory_id, score) in enumerate(keyword_hits, start=1):
@@ -117,25 +120,39 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 
 # ------------------------------------------------------------------ stage 1: rules
-def _rule_slots(parts: RecallParts, query, terms, as_of, recorded_by, keep, candidates) -> list[MemoryUnit]:
+def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_by, keep,
+                candidates) -> list[MemoryUnit]:
     """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
     is answered by the latest thing the user said about it, true then: an extracted slot value, or the
     user's own latest statement on the topic when it is newer than any value the rules could read.
 
     A negation ("no longer drinks coffee") is never the answer: it is shown as history. A question
-    about before ("what did I drink before", "我之前住哪") is answered by the one before the latest."""
+    about before ("what did I drink before", "我之前住哪") is answered by the one before the latest.
+
+    The attribute is read from the question's cue words, else from its nearest example question; the
+    user's statements about it are those the lexicons marked when they were written plus those whose
+    nearest example statement is of the attribute (`extract.prototypes`). When the latest word on the
+    attribute is a negation ("I don't own a car any more"), nothing holds now: the rule answers nothing."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return []
     asks_before = bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
-    for attribute in _matching_attributes(sorted(known | TOPICAL), words, query):
+    classifier = PrototypeClassifier(parts.embedder)
+    attributes = _matching_attributes(sorted(known | TOPICAL), words, query)
+    if not attributes:
+        guessed = classifier.question_attribute(query, query_vector)
+        attributes = [guessed] if guessed else []
+    statements = _statement_mask(parts.index, keep) if classifier.active and attributes else None
+    for attribute in attributes:
         values = [u for u in parts.store.slot_history("user", attribute)
                   if not u.archived and parts.index.has(u.id) and not (recorded_by and u.recorded_at > recorded_by)]
         held = [u for u in values if u.valid_from <= as_of and u.superseded_at is None]
-        said = [entry for entry in _topical_turns(parts.index, attribute, keep)  # (valid_from, id, negated)
-                if entry[0] <= to_epoch(as_of)]
+        said = _topical_turns(parts.index, attribute, keep)  # (valid_from, id, negated)
+        if statements is not None:
+            said += _meant_turns(parts.index, classifier, attribute, statements, {i for _, i, _ in said})
+        said = [entry for entry in said if entry[0] <= to_epoch(as_of)]
         events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
         stated = {parts.index.turn_and_event(u.id)[1] for u in held}
         said = [entry for entry in said if parts.index.turn_and_event(entry[1])[1] not in stated]  # said once
@@ -143,6 +160,8 @@ def _rule_slots(parts: RecallParts, query, terms, as_of, recorded_by, keep, cand
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
         pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
+        if not asks_before and timeline and timeline[-1][2]:
+            pick = []  # the latest word closed the value: nothing holds now, what came before is history
         answers = {_distilled(parts.index, i, events) for _, i in pick}
         for memory_id in answers:
             cand = candidates.setdefault(memory_id, Candidate(memory_id))
@@ -165,6 +184,25 @@ def _topical_turns(index: HybridIndex, attribute: str, keep) -> list[tuple[float
             if index.kept(memory_id, keep):
                 found.append((index.attrs(memory_id)[1], memory_id, negated))
     return found
+
+
+def _statement_mask(index: HybridIndex, keep):
+    """The rows under `keep` that are the user's own first-person statements (marked `§said` when written)."""
+    mask = np.zeros_like(keep)
+    for term in ("§said", "§said~no"):
+        postings = index.postings(term)
+        if postings is not None:
+            rows = postings[0][postings[0] < len(mask)]
+            mask[rows] = True
+    return mask & keep
+
+
+def _meant_turns(index: HybridIndex, classifier: PrototypeClassifier, attribute: str, statements,
+                 marked: set[int]) -> list[tuple[float, int, bool]]:
+    """The user's statements the lexicons did not mark whose meaning is nearest the attribute's examples."""
+    negations = set(index.rows_with_term("§said~no"))
+    return [(index.attrs(memory_id)[1], memory_id, memory_id in negations)
+            for memory_id in classifier.statement_rows(index, attribute, statements) if memory_id not in marked]
 
 
 def _distilled(index: HybridIndex, memory_id: int, events: dict[int, int]) -> int:

@@ -53,7 +53,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "drink_preference",
         cues_en=_words("coffee drink drinks drinking tea latte beverage"),
-        cues_zh=_words("咖啡 喝 喝什么 饮料 茶"),
+        cues_zh=_words("咖啡 喝 喝什么 饮料 茶 饮品"),
         templates={
             "drink": Template("User drinks {v}.", "用户喝{v}。"),
             "drink_switch": Template("User now drinks {v}.", "用户改喝{v}。"),
@@ -75,7 +75,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "employer",
         cues_en=_words("work works working job employer employs employ company office firm employed hired"),
-        cues_zh=_words("工作 公司 上班 单位 就职 任职 入职 跳槽"),
+        cues_zh=_words("工作 公司 上班 单位 就职 任职 入职 跳槽 东家 供职 哪家公司"),
         templates={
             "employer": Template("User works at {v}.", "用户在{v}工作。"),
             "employer_join": Template("User joined {v}.", "用户加入了{v}。"),
@@ -86,7 +86,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "occupation",
         cues_en=_words("occupation profession job role career title"),
-        cues_zh=_words("职业 做什么工作 干什么工作 什么工作 职位 岗位 当什么"),
+        cues_zh=_words("职业 做什么工作 干什么工作 什么工作 职位 岗位 当什么 做什么的 干什么的 干啥的 哪一行 哪行 行业 职务"),
         cue_phrases=("do for a living", "do for work", "what do i do", "work as", "my job", "line of work", "what i do"),
         templates={
             "occupation": Template("User works as {v}.", "用户的职业是{v}。"),
@@ -97,7 +97,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "diet",
         cues_en=_words("diet vegetarian vegan pescatarian meat eat eating"),
-        cues_zh=_words("吃素 素食 饮食 吃肉 忌口"),
+        cues_zh=_words("吃素 素食 饮食 吃肉 忌口 饮食习惯 减肥餐"),
         templates={
             "diet": Template("User's diet: {v}.", "用户的饮食：{v}。"),
             "diet_stop": Template("User is no longer {v}.", "用户不再{v}。", closes=True),
@@ -107,7 +107,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "partner",
         cues_en=_words("partner wife husband girlfriend boyfriend spouse fiance fiancee married dating"),
-        cues_zh=_words("老婆 老公 妻子 丈夫 女朋友 男朋友 对象 爱人 伴侣"),
+        cues_zh=_words("老婆 老公 妻子 丈夫 女朋友 男朋友 对象 爱人 伴侣 另一半 媳妇 太太 先生 未婚妻 未婚夫"),
         templates={
             "partner": Template("User's partner is {v}.", "用户的伴侣是{v}。"),
             "partner_stop": Template("User is no longer with {v}.", "用户已经和{v}分开了。", closes=True),
@@ -118,7 +118,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "pet",
         cues_en=_words("pet pets dog dogs cat cats puppy kitten rabbit hamster parrot animal animals"),
-        cues_zh=_words("宠物 狗 猫 小狗 小猫 兔子 鹦鹉 动物"),
+        cues_zh=_words("宠物 狗 猫 小狗 小猫 兔子 鹦鹉 动物 养了什么 养的 毛孩子"),
         templates={
             "pet": Template("User has a pet: {v}.", "用户养了{v}。"),
             "pet_stop": Template("User no longer has {v}.", "用户不再养{v}了。", closes=True),
@@ -138,14 +138,14 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "car",
         cues_en=_words("car drive drives driving vehicle"),
-        cues_zh=_words("车 开什么车 汽车"),
+        cues_zh=_words("车 开什么车 汽车 座驾 爱车"),
         templates={"car": Template("User drives {v}.", "用户开{v}。")},
         aliases=("vehicle", "车", "汽车"),
     ),
     Slot(
         "hobby",
         cues_en=_words("hobby hobbies pastime free"),
-        cues_zh=_words("爱好 兴趣 业余"),
+        cues_zh=_words("爱好 兴趣 业余 闲下来 空闲 有空的时候 消遣 休闲"),
         cue_phrases=("spare time", "free time", "for fun"),
         templates={"hobby": Template("User's hobby is {v}.", "用户的爱好是{v}。")},
         aliases=("hobbies", "pastime", "爱好", "兴趣爱好"),
@@ -158,6 +158,18 @@ SLOTS: tuple[Slot, ...] = (
             "instrument": Template("User plays {v}.", "用户在学{v}。"),
             "instrument_stop": Template("User gave up {v}.", "用户不再学{v}了。", closes=True),
         },
+    ),
+    Slot(
+        "commute",
+        cues_en=_words("commute commuting"),
+        cues_zh=_words("通勤 怎么上班 怎么去上班 上班怎么"),
+        cue_phrases=("get to work", "travel to work", "drive to work", "cycle to work", "walk to work", "ride to work",
+                     "to the office"),
+    ),
+    Slot(
+        "phone_model",
+        cues_zh=_words("什么手机 哪款手机 手机是"),
+        cue_phrases=("which phone", "what phone", "phone do i", "my phone now", "kind of phone", "smartphone"),
     ),
     Slot("answer_style", cues_en=_words("answer answers style reply"), cues_zh=_words("回答")),
     Slot("email", aliases=("email_address", "e_mail", "邮箱", "电子邮箱")),

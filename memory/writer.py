@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
-from .extract import Extractor, is_question
+from .extract import Extractor
 from .extract.attributes import statement_topics
 from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
@@ -88,7 +88,7 @@ class MessageWriter:
             window = context.get(msg.session_id)
             if window is None:
                 window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
-            topics = [] if msg.role != "user" or is_question(text) else statement_topics(text)
+            topics = statement_topics(text) if msg.role == "user" else []  # its questions are skipped
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
                                               [t for tokens in window for t in tokens] + topic_tokens(topics)))
             window.append(self.write_path.tokenize(speaker_text))

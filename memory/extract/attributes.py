@@ -106,6 +106,11 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("job_at", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?P<role>{_JOB})\s+(?:at|for|with|in)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
     _en("occupation", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?P<v>{_JOB})(?:\s+(?:now|these days|at the moment))?"),
     _en("occupation", rf"i\s+{_HAVE}(?:became|become|got promoted to|was promoted to|retrained as|qualified as)\s+(?:a|an)?\s*(?P<v>{_JOB}){_TAIL}"),
+    _en("job_at", rf"i\s+{_ADV}{_HAVE}(?:started|began|start|begin|am starting|'m starting|took a job|got a job|landed a job"
+                  rf"|accepted a job|took a position|got a position)\s+(?:out\s+)?as\s+(?:a|an)\s+(?P<role>{_JOB})\s+"
+                  rf"(?:at|for|with|in)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("occupation", rf"i\s+{_ADV}{_HAVE}(?:started|began|start|begin|am starting|'m starting|took a job|got a job|landed a job"
+                      rf"|accepted a job|took a position|got a position)\s+(?:out\s+)?as\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
     _en("job_at", rf"(?:the|your)\s+(?:[\w-]+\s+){{0,3}}?(?P<role>{_JOB})\s+(?:from|at)\s+(?:the\s+)?(?P<v>{_NAME})"),
     _en("employer_join", rf"{_I}\s+{_ADV}{_HAVE}(?:got|landed|accepted|took|started|begun|began)\s+(?:a\s+)?(?:new\s+)?"
                          rf"(?:job|position|role|post|offer)\s+(?:at|with|from)\s+(?P<v>{_NAME}){_TAIL}"),
@@ -130,7 +135,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                rf"(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("pet", rf"(?:my|our)\s+(?:new\s+)?(?P<kind>{_PET})\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
     _en("pet", rf"(?:and\s+)?(?:i|we)?\s*{_HAVE}(?:got|adopted|rescued)\s+{_ART}(?P<kind>{_PET})\s+(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
-    _en("partner", rf"(?:my|our)\s+(?:new\s+)?(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse|other half)"
+    _en("partner", rf"(?:my|our)\s+(?:new\s+|current\s+)?(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse|other half)"
                    rf"(?:'s name)?\s+(?:is\s+)?(?:called\s+|named\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"i\s*{_BE}\s+{_ADV}(?:married to|dating|engaged to|seeing|with)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"i\s+{_HAVE}(?:married|started dating|got engaged to)\s+(?P<v>{_CAP}\w+){_TAIL}"),
@@ -146,7 +151,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("hobby", rf"(?P<v>[\w -]{{2,30}}?)\s+is\s+my\s+(?:thing|passion|hobby|jam|happy place){_TAIL}"),
     _en("car", rf"(?:i\s+)?{_HAVE}(?:traded|swapped|exchanged|part-exchanged)\s+.+?\s+(?:in\s+)?for\s+(?:a|an)\s+(?:new\s+|used\s+)?"
                rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
-    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?P<v>[a-z][\w -]{{2,40}}?)"
+    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?!as\b|at\b|with\b|work)(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
     _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
     # --- Chinese ----------------------------------------------------------------------------
@@ -168,9 +173,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("instrument_stop", rf"我?{_ZADV}(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶)(?:不学了|不弹了|不练了|放弃了).*"),
     _zh("instrument", rf"我{_ZADV}(?:在学|开始学|改学|学|弹|拉|练)(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶).*"),
     _zh("pet", rf"我(?:家|们家)?的?(?P<kind>[\u4e00-\u9fff]{{0,3}}?(?:猫|狗|兔子|鹦鹉|仓鼠|乌龟))(?P<v>[\u4e00-\u9fff]{{2}})(?:正|在|又|总|今天|每天|特别|很|最|就|刚|也|还).*"),
-    _zh("pet", rf"{_ZI}(?:家)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?P<kind>.{{1,4}}?)(?:，|,)?(?:叫|名叫|名字叫)(?P<v>.+?)"),
-    _zh("pet", rf"{_ZI}(?:家)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
-    _zh("partner", rf"我(?:的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
+    _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?P<kind>.{{1,4}}?)(?:，|,)?(?:叫|名叫|名字叫)(?P<v>.+?)"),
+    _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
+    _zh("partner", rf"我{_ZADV}(?:的)?(?:新|现任|现在的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?(?:大学|学院|学校|夜校|中学|小学))(?:的.{{1,8}}?)?(?:学习|学|上课|进修|读).*"),
@@ -240,22 +245,42 @@ def resolve(clause: str) -> list[AttributeFact]:
 # --- which attributes a first-person statement is about (for ranking, not for values) ----------------
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
+# Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
+_ZH_DROPPED_SUBJECT = re.compile(
+    r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|现在|最近|如今|目前|后来)[，,]?)?"
+    r"(?:也|都|又|就|已经|终于|刚刚?|才|还)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|不再|在学|当上|成了)")
+# A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
+_RETROSPECTIVE = re.compile(
+    r"\b(?:used to|my (?:first|old|previous|former) \w+|back (?:when|then|in)|when i was|years ago|as a kid"
+    r"|as a child|in my twenties|growing up)\b|以前|小时候|当年|曾经|原来", re.I)
 _NEGATION = re.compile(
-    r"\b(?:no longer|not any ?more|any ?more|gave up|give up|quit|stopped|sold|got rid of|no more|passed away|died"
-    r"|moved out|broke up|split up|left my|dropped out|don't have|do not have|haven't got|cut out)\b"
-    r"|不再|没有了|放弃|卖了|送人|搬走|离职|辞职|分手|离婚|戒了|去世|不学了|不.{0,3}了$", re.I)
+    r"\b(?:no longer|not any ?more|any ?more|any longer|gave up|give up|given up|quit|stopped|sold|got rid of"
+    r"|no more|passed away|died|moved out|broke up|split up|left my|dropped out|don't have|do not have"
+    r"|haven't got|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
+    r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with)\b"
+    r"|不再|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    re.I)
+# Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
+# that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
+_CHANGE = re.compile(
+    r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
+    r"|got|adopted|bought|upgraded|became|new)\b"
+    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|开始|新", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房"),
-    "employer": (r"\b(?:work(?:ing|s|ed)? (?:at|for|in)|job (?:at|with)|joined|hired|employed|started at|contract with"
+    "employer": (r"\b(?:work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b)|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|position (?:at|with)|role (?:at|with)|company went)\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司"),
     "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
-                   r"|career as|job is|role is)\b",
-                   r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了"),
+                   r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
+                   r"|position as an?|handed in my notice|new job)\b",
+                   r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了"
+                   r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)"),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|coffee|tea|latte|cappuccino"
@@ -274,6 +299,13 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
             r"开一辆|开的是|买了一辆|换了一辆|我的车"),
+    "commute": (r"\b(?:commut\w*|(?:get|take|catch|ride|hop on) (?:the |a )?(?:bus|train|tram|tube|metro|ferry|subway)"
+                r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:in )?to (?:work|the office)"
+                r"|(?:bus|train|tube|metro|tram|ferry|bike|e-bike|scooter) (?:in)?to (?:work|the office)|work from home"
+                r"|working from home|wfh)\b",
+                r"通勤|上班路上|坐地铁上班|坐公交上班|骑车上班|走路上班|开车上班|在家办公|远程办公"),
+    "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile))\b|\bphone\b(?! number)",
+                    r"手机(?!号)"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
                    r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
@@ -287,17 +319,40 @@ _CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
 def statement_topics(text: str) -> list[tuple[str, bool]]:
     """The attributes a first-person statement speaks about, each with whether it only negates ("no longer …").
 
-    Read clause by clause: "I quit, now I freelance as a writer" states an occupation, it does not only
+    Questions in the message are skipped. Read clause by clause: "I quit, now I freelance as a writer" states an occupation, it does not only
     negate one. It decides which of the user's own words a state question looks at (the latest statement
-    about the attribute answers it), not what the value is."""
-    if not text or not _FIRST_PERSON.search(text):
+    about the attribute answers it), not what the value is. Every first-person statement is also marked
+    `said` (with whether it only negates): recall classes those by meaning when no lexicon names them."""
+    text = _told(text)
+    if not text or not (_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip())):
         return []
     found: dict[str, bool] = {}
-    for clause in _CLAUSE.split(text):
-        if not clause.strip():
-            continue
-        negated = bool(_NEGATION.search(clause))
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    negations = [bool(_NEGATION.search(clause)) for clause in clauses]
+    for clause, negated in zip(clauses, negations):
         for name, (en, zh) in _CUE_PATTERNS.items():
             if en.search(clause) or zh.search(clause):
                 found[name] = found.get(name, True) and negated
+    if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
+        found["said"] = only_negates(clauses, negations)
     return list(found.items())
+
+
+def _told(text: str) -> str:
+    """The sentences of a message that tell rather than ask ("Moved to Leeds last month. Any tips?")."""
+    from .facts import is_question  # facts reads this module's rules
+
+    told = []
+    for m in re.finditer(r"[^.!?。！？\n]+[.!?。！？]*", text):
+        sentence = m.group().strip()
+        if sentence and is_question(sentence):  # "As a lifelong vegan I struggle at events, any advice?"
+            head = re.split(r"\s*[,:;，：；]\s*(?=[^,:;，：；]*$)", sentence, maxsplit=1)[0]
+            sentence = head + "." if head != sentence and not is_question(head + ".") else ""
+        if sentence:
+            told.append(sentence)
+    return " ".join(told)
+
+
+def only_negates(clauses: list[str], negations: list[bool]) -> bool:
+    """A message that closes a value and names no new one ("I don't own a car any more, sold the Corsa")."""
+    return any(negations) and not any(_CHANGE.search(c) for c, negated in zip(clauses, negations) if not negated)

@@ -517,11 +517,27 @@ def _without_dates(clause: str, at: datetime | None) -> str:
     return _DANGLING.sub("", clause).strip(" ,，")
 
 
+def _dangling_date(sentence: str, offset: int, at: datetime | None) -> datetime | None:
+    """The date of a clause that is only a date ("Two weeks ago, I moved …", "…, as of March"): it dates the
+    sentence's other clauses. A date inside a clause that says something else ("Biscuit died last month,
+    now we have a cat") belongs to that clause alone."""
+    if at is None or not may_hold_dates(sentence, relative=True):
+        return None
+    for _, _, clause in _clauses(sentence, offset):
+        began = _began(clause, at)
+        if began is not None:
+            rest, _ = _strip_lead(_without_dates(clause, at), _FILLER_EN)
+            rest, _ = _strip_lead(rest, _FILLER_ZH)
+            if not re.sub(r"[\W_]+", "", rest):
+                return began
+    return None
+
+
 def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -> Iterator[Found]:
     """Memories from one sentence: rule matches per clause, plus remembered statements."""
     remembering = strong = zh_subject = False
     rest: list[tuple[int, int]] = []
-    sentence_began = _began(sentence, at)
+    sentence_began = _dangling_date(sentence, offset, at)
     for start, end, clause in _clauses(sentence, offset):
         clause_began = _began(clause, at)
         clause = _without_dates(clause, at)
@@ -535,6 +551,8 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
             continue
         if body.startswith("我"):
             zh_subject = True
+        elif HAN_CHAR.match(body) and start > offset and body.startswith(("叫", "名叫", "名字叫")):
+            pass  # 养了一只柯基，叫馒头: a name after a comma names what came before, not the user
         elif HAN_CHAR.match(body) and not body.startswith(_ZH_OTHER_SUBJECTS):
             body = "我" + body  # 我叫张三，在技术部工作 / 三周前搬到了重庆: Chinese drops the subject
         elif not HAN_CHAR.match(body) and _VERB_FIRST.match(body):

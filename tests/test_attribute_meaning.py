@@ -1,0 +1,86 @@
+"""State questions on phrasings the lexicons do not know: example-sentence classes, negations, dates per clause."""
+from datetime import datetime, timezone
+
+import pytest
+
+from memory.embed import HashingEmbedder, LocalMiniLM
+from memory.extract.attributes import statement_topics
+from memory.extract.facts import find_statements
+from memory.extract.prototypes import PrototypeClassifier
+from tests.helpers import at, open_engram
+
+
+@pytest.fixture
+def minilm_eng():
+    engram = open_engram(embedder=LocalMiniLM())
+    yield engram
+    engram.close()
+
+
+def rule_answers(result) -> list[str]:
+    return [r.unit.content for r in result.results if any(w.startswith("latest about") for w in r.why)]
+
+
+def test_a_statement_no_lexicon_knows_answers_by_its_meaning(minilm_eng):
+    minilm_eng.remember("I play the violin in the community orchestra.", at=at("2025-01-05T10:00:00"))
+    minilm_eng.remember("Orchestra rehearsals clash with my yoga.", at=at("2025-01-09T10:00:00"))
+    minilm_eng.remember("Picked up the cello and I'm loving it.", at=at("2025-02-01T10:00:00"))
+    minilm_eng.remember("My yoga teacher says my posture improved.", at=at("2025-02-03T10:00:00"))
+    result = minilm_eng.recall("Which instrument do I play now?", as_of=at("2025-03-01T00:00:00"))
+    assert "cello" in result.results[0].unit.content
+    assert rule_answers(result) == [result.results[0].unit.content]
+
+
+def test_a_question_no_lexicon_knows_is_classed_by_its_meaning():
+    classifier = PrototypeClassifier(LocalMiniLM())
+    embed = LocalMiniLM().embed
+    question = "How do I get around to the office these days?"
+    assert classifier.question_attribute(question, embed([question])[0]) == "commute"
+    question = "What do I do in my spare hours at weekends?"
+    assert classifier.question_attribute(question, embed([question])[0]) == "hobby"
+    question = "What is the capital of France?"
+    assert classifier.question_attribute(question, embed([question])[0]) is None
+
+
+def test_the_classifier_is_silent_for_an_embedder_it_was_not_calibrated_for():
+    hashing = HashingEmbedder()
+    classifier = PrototypeClassifier(hashing)
+    question = "How do I get to the office these days?"
+    assert not classifier.active
+    assert classifier.question_attribute(question, hashing.embed([question])[0]) is None
+
+
+def test_a_latest_negation_leaves_no_value_to_answer_with(minilm_eng):
+    minilm_eng.remember("I drive a Vauxhall Corsa.", at=at("2025-01-05T10:00:00"))
+    minilm_eng.remember("Got a parking ticket outside the library.", at=at("2025-01-09T10:00:00"))
+    minilm_eng.remember("I don't own a car anymore, sold the Corsa.", at=at("2025-02-01T10:00:00"))
+    result = minilm_eng.recall("What car do I drive now?", as_of=at("2025-03-01T00:00:00"))
+    assert rule_answers(result) == []
+    assert "drives Vauxhall Corsa" not in result.results[0].unit.content
+
+
+def test_every_first_person_statement_is_marked_with_whether_it_only_negates():
+    assert ("said", True) in statement_topics("I don't own a car anymore, sold the Corsa.")
+    assert ("said", True) in statement_topics("The rabbits are gone now, rehomed to a farm, so no rabbits for me.")
+    assert ("said", False) in statement_topics("Gave up coffee, I drink rooibos tea instead of coffee now.")
+    assert ("said", False) in statement_topics("Picked up the cello and I'm loving it.")
+    assert statement_topics("The bus driver today was singing.") == []
+
+
+def test_commute_statements_are_marked_and_their_negations_too():
+    assert ("commute", False) in statement_topics("These days I get the tram in, it's 15 minutes.")
+    assert ("commute", True) in statement_topics("No more cycling to work for me.")
+
+
+def test_a_date_belongs_to_its_own_clause_unless_the_clause_is_only_a_date():
+    written = datetime(2025, 2, 20, tzinfo=timezone.utc)
+    found = find_statements("豆豆上个月走了，现在家里养了一只柯基，叫馒头。", written)
+    assert [(f.content, f.began) for f in found] == [("用户养了柯基。", None)]
+    moved = find_statements("Two weeks ago, I relocated to Rotterdam.", written)
+    assert moved[0].began == datetime(2025, 2, 6, tzinfo=timezone.utc)
+
+
+def test_a_new_job_started_as_a_role_is_an_occupation_not_a_hobby():
+    found = find_statements("Handed in my notice and started as a junior copywriter on Monday.")
+    assert [f.attribute for f in found] == ["occupation"]
+    assert "copywriter" in found[0].value
