@@ -116,8 +116,9 @@ class VaultIndexer:
 
     def __init__(self, eng: Engram, vault: str | Path, *, max_note_bytes: int = MAX_NOTE_BYTES,
                  meaning_limit: int = MEANING_LIMIT_BYTES, chunk_chars: int = CHUNK_CHARS,
-                 ner: bool | None = None) -> None:
+                 ner: bool | None = None, bulk_notes: int = BULK_NOTES) -> None:
         self.eng = eng
+        self.bulk_notes = bulk_notes  # passes over more changed notes are bulk passes (two phases)
         self.vault = check_vault(vault)
         self.max_note_bytes = max_note_bytes
         self.meaning_limit = meaning_limit
@@ -231,7 +232,7 @@ class VaultIndexer:
             report.warnings.append(f"statistical NER skipped for this bulk pass of {len(changed)} notes; "
                                    "rule entities, titles, aliases and tags were extracted")
         titles_changed = bool(missing)
-        group = _Group(bulk=len(changed) > BULK_NOTES)
+        group = _Group(bulk=len(changed) > self.bulk_notes)
         for number, file in enumerate(changed, start=1):
             t0 = time.perf_counter()
             try:
@@ -295,7 +296,7 @@ class VaultIndexer:
         """Store one note in its own transaction, embedded at once; a fault in this note skips only it."""
         try:
             changes, links = self._note_changes(file, note, current, report, {})
-            self._apply(changes, report)
+            report.entities += self._apply(changes, report).entities
         except (EngramError, duckdb.Error, OSError):
             raise  # the store or the disk, not this note: stop and say so
         except Exception as exc:  # a fault in reading this one note must not stop the others
@@ -330,7 +331,7 @@ class VaultIndexer:
         if not notes:
             return
         try:
-            self._apply(Changes.combined([changes for *_, changes, _ in notes]), report)
+            result = self._apply(Changes.combined([changes for *_, changes, _ in notes]), report)
         except (EngramError, duckdb.Error, OSError):
             raise
         except Exception:
@@ -341,13 +342,15 @@ class VaultIndexer:
             return
         report.indexed += len(notes)
         report.chunks += sum(len(changes.memories) for *_, changes, _ in notes)
+        report.entities += sum(len({key for m in changes.memories for key in result.entity_keys.get(m.unit.id, ())})
+                               for *_, changes, _ in notes)  # per note, as when each note is stored alone
         report.links += sum(links for *_, links in notes)
 
     def _apply_group_alone(self, group: "_Group", report: SyncReport) -> None:
         notes, group.notes, group.timelines = group.notes, [], {}
         for file, _, _, changes, links in notes:
             try:
-                self._apply(changes, report)
+                report.entities += self._apply(changes, report).entities
             except (EngramError, duckdb.Error, OSError):
                 raise
             except Exception as exc:
@@ -357,13 +360,13 @@ class VaultIndexer:
                 report.chunks += len(changes.memories)
                 report.links += links
 
-    def _apply(self, changes: Changes, report: SyncReport) -> None:
+    def _apply(self, changes: Changes, report: SyncReport) -> WriteReport:
         eng = self.eng
         before = dict(eng.write_path.seconds)
         result = eng.apply(changes)
         for part in ("embed", "store"):
             report.timings[part] += eng.write_path.seconds[part] - before[part]
-        report.entities += result.entities
+        return result
 
     def _note_changes(self, file: VaultFile, note: NoteText, current: StoredNote | None, report: SyncReport,
                       timelines: dict) -> tuple[Changes, int]:
