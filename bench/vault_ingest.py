@@ -1,10 +1,16 @@
 """Vault sync benchmarks: full ingest, unchanged re-ingest, edit → recallable, wikilink edges.
 
     python bench/vault_ingest.py ../shared/vaults [--embedder local] [--edits 30]
+        [--notes N] [--baseline] [--ingest-only]
 
-Uses <vaults>/obsidian-hub (6,571 notes) for ingest and edit latency, and <vaults>/obsidian-help-en
-for wikilink resolution. The vaults are copied to a scratch folder first (they are read-only and
-the edit test writes to them).
+Uses <vaults>/obsidian-hub (6,571 notes; the first N with --notes) for ingest and edit latency, and
+<vaults>/obsidian-help-en for wikilink resolution. The vaults are copied to a scratch folder first
+(they are read-only and the edit test writes to them).
+
+Each ingest runs in its own process (so its peak RSS is its own) and reports: time until every note
+is stored and keyword-searchable, the vectors phase, the whole wall, peak RSS, and a stage profile.
+`--baseline` also ingests the same notes through the per-note path (each note embedded and stored in
+its own transaction, as before the two-phase bulk ingest) in the same run, side by side.
 """
 from __future__ import annotations
 
@@ -27,25 +33,52 @@ sys.path.insert(0, str(ROOT))
 from memory import Engram  # noqa: E402
 from memory.embed import make_embedder  # noqa: E402
 from vault_sync.service import VaultSync  # noqa: E402
-from vault_sync.sync import VaultIndexer  # noqa: E402
+from vault_sync.sync import BULK_NOTES, VaultIndexer  # noqa: E402
 
 
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def full_ingest(vault: Path, home: Path, embedder) -> dict:
-    eng = Engram(home, embedder=embedder)
+def full_ingest(vault: Path, home: Path, spec: str, per_note: bool = False) -> dict:
+    """One ingest (in a process of its own: see `isolated`); `per_note` runs the per-note path."""
+    eng = Engram(home, embedder=make_embedder(spec))
     started = time.perf_counter()
-    report = VaultIndexer(eng, vault).sync_all(
-        progress=lambda done, total: print(f"\r  ingest {done}/{total}", end="", file=sys.stderr, flush=True))
+    ready: dict = {}
+
+    def keyword_ready(report) -> None:
+        ready["s"] = time.perf_counter() - started
+        ready["pending"] = eng.store.pending_vector_count()
+        title = sorted(vault.rglob("*.md"))[len(ready) * 7 % 50].stem  # recall works while vectors are pending
+        t0 = time.perf_counter()
+        ready["found"] = any(title in (r.provenance.ref or "") for r in eng.recall(title, k=10).results)
+        ready["recall_ms"] = (time.perf_counter() - t0) * 1000
+        print(f"\n  keyword-searchable after {ready['s']:.1f} s; {ready['pending']} vectors pending; "
+              f"peak RSS so far {peak_rss_mb():.0f} MB; load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
+
+    indexer = VaultIndexer(eng, vault, bulk_notes=10**9 if per_note else BULK_NOTES)
+    report = indexer.sync_all(
+        progress=lambda done, total: print(f"\r  ingest {done}/{total}", end="", file=sys.stderr, flush=True),
+        vectors=lambda done, total: print(f"\r  vectors {done}/{total}", end="", file=sys.stderr, flush=True),
+        keyword_ready=keyword_ready)
     seconds = time.perf_counter() - started
     print(file=sys.stderr)
     in_process_again = time.perf_counter()
     again = VaultIndexer(eng, vault).sync_all()
     again_s = time.perf_counter() - in_process_again
+    clean = eng.check().clean
     eng.close()
-    return {"report": report, "seconds": seconds, "again": again, "again_s": again_s, "rss": peak_rss_mb()}
+    return {"report": report, "seconds": seconds, "keyword_s": ready["s"], "pending_at_ready": ready["pending"],
+            "found_at_ready": ready["found"], "recall_ms_at_ready": ready["recall_ms"], "again": again,
+            "again_s": again_s, "rss": peak_rss_mb(), "check_clean": clean}
+
+
+def isolated(*args) -> dict:
+    """`full_ingest(*args)` in a fresh process: its peak RSS is not the bench's."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(full_ingest, args)
 
 
 def cli_reingest(vault: Path, home: Path, spec: str) -> float:
@@ -115,33 +148,74 @@ def pct(values: list[float], p: float) -> float:
     return float(np.percentile(values, p))
 
 
+def copy_notes(source: Path, target: Path, notes: int | None) -> None:
+    """The vault, or only its first `notes` notes (in path order) when given."""
+    if notes is None:
+        shutil.copytree(source, target, symlinks=True)
+        return
+    files = sorted(p for p in source.rglob("*.md") if ".obsidian" not in p.relative_to(source).parts)[:notes]
+    for path in files:
+        copy = target / path.relative_to(source)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copy)
+
+
+def print_ingests(runs: list[tuple[str, dict]]) -> None:
+    base = runs[-1][1]
+    print("\n## Full ingest of obsidian-hub\n")
+    print("| path | notes | indexed | skipped | chunks | dated facts | entities | links | keyword-searchable s | "
+          "vectors s | wall s | chunks/s | peak RSS MB | wall vs last row | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, run in runs:
+        r = run["report"]
+        vectors_s = r.timings.get("vectors embed", 0.0) + r.timings.get("vectors store", 0.0)
+        print(f"| {name} | {r.notes} | {r.indexed} | {len(r.skipped)} | {r.chunks} | {r.dated_facts} | {r.entities} | "
+              f"{r.links} | {run['keyword_s']:.1f} | {vectors_s:.1f} | {run['seconds']:.1f} | "
+              f"{r.chunks / run['seconds']:.1f} | {run['rss']:.0f} | {run['seconds'] / base['seconds']:.2f}× | "
+              f"{'clean' if run['check_clean'] else 'DIFFERENCES'} |")
+    for name, run in runs:
+        print(f"\n{name}: at keyword-ready {run['pending_at_ready']} vectors were pending; a recall of a note title "
+              f"then took {run['recall_ms_at_ready']:.0f} ms and {'found' if run['found_at_ready'] else 'missed'} it")
+    stages = ("read", "parse", "extract", "embed", "store", "links", "vectors embed", "vectors store")
+    print("\n| stage | " + " | ".join(f"{name} s | share" for name, _ in runs) + " |")
+    print("|---|" + "---|---|" * len(runs))
+    for stage in stages:
+        cells = []
+        for _, run in runs:
+            t = run["report"].timings
+            total = sum(t.values()) or 1.0
+            cells.append(f"{t.get(stage, 0.0):.1f} | {t.get(stage, 0.0) / total:.0%}")
+        print(f"| {stage} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("vaults", type=Path, help="folder holding obsidian-hub and obsidian-help-en")
     parser.add_argument("--embedder", default="local")
     parser.add_argument("--edits", type=int, default=30)
+    parser.add_argument("--notes", type=int, default=None, help="ingest only the first N notes of obsidian-hub")
+    parser.add_argument("--baseline", action="store_true", help="also ingest through the per-note path")
+    parser.add_argument("--ingest-only", action="store_true", help="skip re-ingest, edit latency and wikilinks")
     args = parser.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.2f}", file=sys.stderr)
     embedder = make_embedder(args.embedder)
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         hub = scratch / "obsidian-hub"
-        shutil.copytree(args.vaults / "obsidian-hub", hub, symlinks=True)
-        first = full_ingest(hub, scratch / "home-hub", embedder)
+        copy_notes(args.vaults / "obsidian-hub", hub, args.notes)
+        runs = [("two-phase bulk", isolated(hub, scratch / "home-hub", args.embedder))]
+        if args.baseline:
+            runs.append(("baseline: per-note", isolated(hub, scratch / "home-per-note", args.embedder, True)))
+        loads = os.getloadavg()
+        print_ingests(runs)
+        print(f"\nload average (1, 5, 15 min) after the ingests: {loads[0]:.2f}, {loads[1]:.2f}, {loads[2]:.2f}")
+        if args.ingest_only:
+            return
+        first = runs[0][1]
         cli_s = cli_reingest(hub, scratch / "home-hub", args.embedder)
         latency = edit_latency(hub, scratch / "home-hub", embedder, args.edits)
         links = wikilinks(args.vaults / "obsidian-help-en", scratch / "home-help", embedder)
 
-    r, t = first["report"], first["report"].timings
-    print("\n## Full ingest of obsidian-hub\n")
-    print("| notes | indexed | skipped | chunks | dated facts | entities | links | seconds | notes/s | chunks/s | peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    print(f"| {r.notes} | {r.indexed} | {len(r.skipped)} | {r.chunks} | {r.dated_facts} | {r.entities} | {r.links} | "
-          f"{first['seconds']:.1f} | {r.indexed / first['seconds']:.1f} | {r.chunks / first['seconds']:.1f} | "
-          f"{first['rss']:.0f} |")
-    total = sum(t.values()) or 1.0
-    print("\n| stage | seconds | share |\n|---|---|---|")
-    for stage in ("read", "parse", "extract", "embed", "store", "links"):
-        print(f"| {stage} | {t.get(stage, 0.0):.1f} | {t.get(stage, 0.0) / total:.0%} |")
     print("\n## Second ingest of the unchanged vault\n")
     print("| run | seconds | notes re-indexed | vs first ingest |\n|---|---|---|---|")
     print(f"| in process (`sync_all` again) | {first['again_s']:.2f} | {first['again'].indexed} | "

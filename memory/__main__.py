@@ -339,6 +339,10 @@ def _print_sync(args, report, title: str) -> None:
           f"{report.renamed} renamed, {report.deleted} deleted), {report.chunks} chunks, "
           f"{report.entities} entities, {report.links} links ({report.links_resolved} resolved), "
           f"{report.attachments} attachments in {report.seconds:.1f} s")
+    if report.vectors_filled or report.vectors_pending:
+        print(f"  keyword search was ready after {report.keyword_ready_s:.1f} s; {report.vectors_filled} vectors "
+              f"embedded after that" + (f", {report.vectors_pending} still pending (the next sync goes on)"
+                                       if report.vectors_pending else ""))
     for path, reason in report.skipped:
         print(f"  skipped {path}: {reason}")
     for path, reason in report.limited:
@@ -363,8 +367,26 @@ def cmd_ingest(args) -> int:
         def scanning(files: int) -> None:
             bar.set_description(f"scanning ({files:,} files seen)")
 
+        vector_bar = []  # made once keyword search is ready and vectors are pending
+
+        def keyword_ready(report) -> None:
+            bar.close()
+            pending = eng.store.pending_vector_count()
+            if pending and not getattr(args, "json", False):
+                print(f"keyword search ready after {report.keyword_ready_s:.1f} s ({report.indexed} notes, "
+                      f"{report.chunks} chunks); embedding {pending} passages for meaning search", file=sys.stderr)
+                vector_bar.append(_progress(pending, "vectors", True))
+
+        def vectors(filled: int, total: int) -> None:
+            for each in vector_bar:
+                each.total, each.n = total, filled
+                each.refresh()
+
         with bar:
-            report = indexer.sync_all(progress=progress, scanning=scanning)
+            report = indexer.sync_all(progress=progress, scanning=scanning, keyword_ready=keyword_ready,
+                                      vectors=vectors)
+        for each in vector_bar:
+            each.close()
     _print_sync(args, report, f"ingested {args.vault}")
     return 0
 

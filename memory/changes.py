@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .model import Event, ExtractedEntity, MemoryUnit, Source
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: memory fields an update may set (content is an edit: re-tokenised and re-embedded)
 UPDATABLE = frozenset({
@@ -97,6 +100,24 @@ class Changes:
     audit: list[tuple[str, str, str]] = field(default_factory=list)  # (action, target, detail)
     meta: dict[str, str] = field(default_factory=dict)
     entity_aliases: dict[str, list[str]] = field(default_factory=dict)  # a note's title -> its aliases (one entity)
+    #: new memories to embed are stored vector-pending instead (keyword-searchable now, embedded by the filler)
+    vectors_later: bool = False
+    vectors: dict[int, np.ndarray] = field(default_factory=dict)  # memory id -> its vector, for pending memories
+
+    @classmethod
+    def combined(cls, parts: list["Changes"]) -> "Changes":
+        """One change holding all of `parts` (applied as one transaction); they must not overlap."""
+        out = cls(vectors_later=any(p.vectors_later for p in parts))
+        for part in parts:
+            for name in ("sources", "events", "memories", "supersessions", "edges", "close_edges_from", "tags",
+                         "note_links", "link_resolutions", "audit"):
+                getattr(out, name).extend(getattr(part, name))
+            for name in ("source_updates", "updates"):
+                for key, fields in getattr(part, name).items():
+                    getattr(out, name).setdefault(key, {}).update(fields)
+            for name in ("forgets", "meta", "entity_aliases", "vectors"):
+                getattr(out, name).update(getattr(part, name))
+        return out
 
     def update(self, memory_id: int, **fields: Any) -> None:
         unknown = set(fields) - UPDATABLE
@@ -117,4 +138,4 @@ class Changes:
     def is_empty(self) -> bool:
         return not any((self.sources, self.source_updates, self.events, self.memories, self.supersessions, self.updates,
                         self.forgets, self.edges, self.close_edges_from, self.tags, self.note_links,
-                        self.link_resolutions, self.audit, self.meta, self.entity_aliases))
+                        self.link_resolutions, self.audit, self.meta, self.entity_aliases, self.vectors))

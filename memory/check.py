@@ -3,6 +3,10 @@
 The store is the truth. The index must hold exactly the stored memories with the same times,
 flags, relevance, search tokens and vectors; the graph must equal a graph built afresh from the
 store (same nodes, attributes and edges); and the store itself must have no dangling references.
+
+A memory stored *vector-pending* (a bulk vault ingest stores notes before embedding them; the vector
+filler follows) is a known state, not a difference: it has no stored vector and a zero vector in the
+index. The check counts them (`checked["vectors pending"]`).
 """
 from __future__ import annotations
 
@@ -53,6 +57,7 @@ def check(store: Store, index: HybridIndex, graph: MemoryGraph | None, *, vector
 
 def _check_index(store: Store, index: HybridIndex, report: CheckReport, *, vectors: bool) -> None:
     stored_ids: set[int] = set()
+    pending = store.pending_vector_ids()
     terms_of: dict[int, Counter] = {}
     for rows in store.iter_index_rows():
         for (memory_id, type_, valid_from, valid_until, recorded, superseded, archived,
@@ -84,6 +89,8 @@ def _check_index(store: Store, index: HybridIndex, report: CheckReport, *, vecto
                 stored = np.frombuffer(blob, dtype=np.float32)
                 if stored.shape[0] != index.dim or not np.allclose(stored, index.vectors[row], atol=1e-5):
                     report.add("index vector", f"memory {memory_id}: the index vector is not the stored one")
+            elif memory_id in pending and index.vectors[row].any():
+                report.add("index vector", f"memory {memory_id}: its vector is pending but the index holds one")
     for memory_id in sorted(set(index.row_of) - stored_ids):
         report.add("index extra", f"memory {memory_id} is in the index but not stored")
     postings: dict[int, Counter] = {}
@@ -96,6 +103,7 @@ def _check_index(store: Store, index: HybridIndex, report: CheckReport, *, vecto
         if postings.get(row, Counter()) != expected:
             report.add("index tokens", f"memory {int(index.ids[row])}: keyword postings differ from stored tokens")
     report.checked["memories"] = len(stored_ids)
+    report.checked["vectors pending"] = len(pending)
 
 
 def _same_time(a: float, b: float) -> bool:

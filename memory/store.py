@@ -166,12 +166,18 @@ def m005_chinese_character_tokens(conn: duckdb.DuckDBPyConnection) -> None:
         conn.execute("UPDATE memories SET tokens = ? WHERE id = ?", [" ".join(with_han_characters(tokens.split())), memory_id])
 
 
+def m006_vector_pending(conn: duckdb.DuckDBPyConnection) -> None:
+    """A memory may be stored before its vector: keyword-searchable at once, embedded by the vector filler."""
+    conn.execute("ALTER TABLE memories ADD COLUMN vector_pending BOOLEAN")
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
     ("m003_vault_notes", m003_vault_notes),
     ("m004_lookup_indexes", m004_lookup_indexes),
     ("m005_chinese_character_tokens", m005_chinese_character_tokens),
+    ("m006_vector_pending", m006_vector_pending),
 ]
 
 
@@ -478,18 +484,24 @@ class Store:
         return {row["id"]: event_from_row(row) for row in rows}
 
     # ----------------------------------------------------------------- entities
-    def entity_ids(self, names: Iterable[tuple[str, str, str | None]], *, at: datetime) -> list[int]:
-        """Ids of (name, label, qualifier) entities, created when missing. Call inside a transaction."""
+    def entity_ids(self, names: Iterable[tuple[str, str, str | None]], *, at: datetime | list[datetime]) -> list[int]:
+        """Ids of (name, label, qualifier) entities, created when missing (first seen `at`, or at the time
+        given for its first occurrence when `at` is a list beside `names`). Call inside a transaction."""
         with self._lock:
             self._load_entity_cache()
             names = list(names)
+            times = at if isinstance(at, list) else [at] * len(names)
             known = lambda key: self._entity_cache.get(key) or self._entity_staged.get(key)  # noqa: E731
-            missing = list(dict.fromkeys((n, l, q) for n, l, q in names if known((n, q)) is None))
+            first_seen: dict[tuple[str, str, str | None], datetime] = {}
+            for key, when in zip(names, times):
+                if known((key[0], key[2])) is None:
+                    first_seen.setdefault(key, when)
+            missing = list(first_seen)
             new = []
             for (name, label, qualifier), entity_id in zip(missing, self.next_ids("entities", len(missing))):
                 if known((name, qualifier)) is None:
                     self._entity_staged[(name, qualifier)] = entity_id
-                    new.append([entity_id, name, label, qualifier, [], db_time(at)])
+                    new.append([entity_id, name, label, qualifier, [], db_time(first_seen[(name, label, qualifier)])])
             ids = [known((n, q)) for n, _, q in names]
             bulk_insert(self.conn, "entities", ("id", "name", "label", "qualifier", "aliases", "first_seen"), new)
             if not self._in_tx:
@@ -503,6 +515,29 @@ class Store:
             rows = self.conn.execute("SELECT id, name, qualifier, aliases FROM entities ORDER BY id").fetchall()
             self._entity_cache = {(n, q): i for i, n, q, _ in rows}
             self._entity_cache.update({(a, None): i for i, _, _, aliases in rows for a in aliases or ()})
+
+    def set_entities_aliases(self, aliases_of: dict[str, list[str]], label: str, *, at: datetime) -> None:
+        """`set_entity_aliases` for many entities in two statements. Inside a transaction."""
+        if len(aliases_of) <= 1:
+            for name, aliases in aliases_of.items():
+                self.set_entity_aliases(name, label, aliases, at=at)
+            return
+        import pyarrow as pa
+
+        with self._lock:
+            names = list(aliases_of)
+            ids = self.entity_ids([(name, label, None) for name in names], at=at)
+            view = "_entity_aliases"
+            self.conn.register(view, pa.table({"id": pa.array(ids, pa.int64()),
+                                               "aliases": pa.array([aliases_of[n] for n in names],
+                                                                   pa.list_(pa.string()))}))
+            try:
+                self.conn.execute(f"UPDATE entities SET aliases = u.aliases FROM {view} u WHERE entities.id = u.id")
+            finally:
+                self.conn.unregister(view)
+            for name, entity_id in zip(names, ids):
+                for alias in aliases_of[name]:
+                    self._entity_staged[(alias, None)] = entity_id
 
     def set_entity_aliases(self, name: str, label: str, aliases: list[str], *, at: datetime) -> int:
         """Give the entity `name` its aliases (mentions of an alias then resolve to it). Inside a transaction."""
@@ -518,22 +553,52 @@ class Store:
 
     # ----------------------------------------------------------------- memories
     def insert_memories(self, units: list[MemoryUnit], tokens: list[str], vectors: np.ndarray,
-                        embed_texts: list[str | None] | None = None) -> None:
-        """Insert units (ids already assigned) with their search tokens, vectors and embedded text."""
+                        embed_texts: list[str | None] | None = None, pending: list[bool] | None = None) -> None:
+        """Insert units (ids already assigned) with their search tokens, vectors and embedded text; a unit
+        marked `pending` is stored without a vector (vector_pending), for the vector filler."""
         self.memory_writes += 1
         embed_texts = embed_texts or [None] * len(units)
+        pending = pending or [False] * len(units)
         rows = [
             [u.id, u.content, u.type, db_time(u.valid_from), db_time(u.valid_until),
              db_time(u.recorded_at), db_time(u.superseded_at), u.superseded_by, u.relevance,
              u.subject, u.attribute, u.value, u.session_id, u.source_id, u.event_id,
              u.message_id, u.line_start, u.line_end, u.archived, u.use_count,
-             db_time(u.last_used_at), tok, text if text != u.content else None]
-            for u, tok, text in zip(units, tokens, embed_texts)
+             db_time(u.last_used_at), tok, text if text != u.content else None, True if later else None]
+            for u, tok, text, later in zip(units, tokens, embed_texts, pending)
         ]
         with self.transaction() as conn:
-            bulk_insert(conn, "memories", MEMORY_COLUMNS + ("tokens", "embed_text"), rows)
+            bulk_insert(conn, "memories", MEMORY_COLUMNS + ("tokens", "embed_text", "vector_pending"), rows)
             bulk_insert(conn, "embeddings", ("memory_id", "vector"),
-                        [[u.id, np.asarray(v, dtype=np.float32).tobytes()] for u, v in zip(units, vectors)])
+                        [[u.id, np.asarray(v, dtype=np.float32).tobytes()]
+                         for u, v, later in zip(units, vectors, pending) if not later])
+
+    def pending_vector_texts(self, limit: int) -> list[tuple[int, str]]:
+        """(id, text to embed) of up to `limit` memories still waiting for their vector, oldest first."""
+        return self.query("SELECT id, coalesce(embed_text, content) FROM memories WHERE vector_pending "
+                          "ORDER BY id LIMIT ?", [limit])
+
+    def pending_vector_ids(self) -> set[int]:
+        return {r[0] for r in self.query("SELECT id FROM memories WHERE vector_pending")}
+
+    def pending_vector_count(self) -> int:
+        """Memories stored without their vector yet (keyword-searchable; the vector filler embeds them)."""
+        return self.query("SELECT count(*) FROM memories WHERE vector_pending")[0][0]
+
+    def fill_vectors(self, vectors: dict[int, np.ndarray]) -> list[int]:
+        """Store the vectors of memories still pending (one forgotten or filled meanwhile is passed over);
+        returns the ids filled."""
+        if not vectors:
+            return []
+        self.memory_writes += 1
+        with self.transaction() as conn:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM memories WHERE vector_pending AND id IN (SELECT unnest(?)) ORDER BY id",
+                [sorted(vectors)]).fetchall()]
+            bulk_insert(conn, "embeddings", ("memory_id", "vector"),
+                        [[i, np.asarray(vectors[i], dtype=np.float32).tobytes()] for i in ids])
+            conn.execute("UPDATE memories SET vector_pending = NULL WHERE id IN (SELECT unnest(?))", [ids])
+        return ids
 
     def update_memories(self, updates: dict[int, dict[str, Any]], tokens: dict[int, str] | None = None,
                         vectors: dict[int, np.ndarray] | None = None) -> None:
@@ -566,9 +631,13 @@ class Store:
                     conn.unregister(view)
             for memory_id, text in tokens.items():
                 conn.execute("UPDATE memories SET tokens = ?, embed_text = NULL WHERE id = ?", [text, memory_id])
-            for memory_id, vector in vectors.items():
-                conn.execute("UPDATE embeddings SET vector = ? WHERE memory_id = ?",
-                             [np.asarray(vector, dtype=np.float32).tobytes(), memory_id])
+            for memory_id, vector in vectors.items():  # a pending memory gains its vector with the edit
+                conn.execute("DELETE FROM embeddings WHERE memory_id = ?", [memory_id])
+                conn.execute("INSERT INTO embeddings VALUES (?, ?)",
+                             [memory_id, np.asarray(vector, dtype=np.float32).tobytes()])
+            if vectors:
+                conn.execute("UPDATE memories SET vector_pending = NULL WHERE vector_pending "
+                             "AND id IN (SELECT unnest(?))", [sorted(vectors)])
 
     def delete_memories(self, units: list[MemoryUnit]) -> list[int]:
         """Forget: the rows, their vectors, entity links and edges go, a chat turn's event text too, and
@@ -599,11 +668,32 @@ class Store:
         self.execute(f"UPDATE edges SET valid_until = ? WHERE src = ? AND valid_until IS NULL{where}",
                      [db_time(at), src] + ([kind] if kind else []))
 
-    def replace_note_links(self, source_id: int, links: list[tuple[str, str, int]]) -> None:
+    def close_edges_from_many(self, sources: list[tuple[str, datetime]], kind: str) -> None:
+        """End the open edges of one kind leaving each node, each at its own time (one statement)."""
+        if len(sources) <= 1:
+            for src, at in sources:
+                self.close_edges_from(src, at, kind)
+            return
+        self.memory_writes += 1
         with self.transaction() as conn:
-            conn.execute("DELETE FROM note_links WHERE source_id = ?", [source_id])
+            conn.execute("CREATE TEMP TABLE IF NOT EXISTS closing_edges (src VARCHAR, closed_at TIMESTAMP)")
+            conn.execute("DELETE FROM closing_edges")
+            bulk_insert(conn, "closing_edges", ("src", "closed_at"), [[src, db_time(at)] for src, at in sources])
+            conn.execute("UPDATE edges SET valid_until = c.closed_at FROM closing_edges c WHERE edges.src = c.src "
+                         "AND edges.valid_until IS NULL AND edges.kind = ?", [kind])
+
+    def replace_note_links(self, source_id: int, links: list[tuple[str, str, int]]) -> None:
+        self.replace_notes_links({source_id: links})
+
+    def replace_notes_links(self, links_of: dict[int, list[tuple[str, str, int]]]) -> None:
+        """Each source's wikilink rows replaced by the given ones."""
+        if not links_of:
+            return
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM note_links WHERE source_id IN (SELECT unnest(?))", [sorted(links_of)])
             bulk_insert(conn, "note_links", ("source_id", "target", "kind", "line"),
-                        [[source_id, target, kind, line] for target, kind, line in links])
+                        [[source_id, target, kind, line] for source_id, links in links_of.items()
+                         for target, kind, line in links])
 
     def resolve_note_links(self, resolutions: list[tuple[int, int | None]]) -> None:
         """Set the resolved source of link rows, given as (rowid, source id or None)."""
@@ -885,6 +975,7 @@ class Store:
             conn.execute("DELETE FROM embeddings")
             bulk_insert(conn, "embeddings", ("memory_id", "vector"),
                         [[memory_id, vec.tobytes()] for memory_id, vec in zip(ids, matrix)])
+            conn.execute("UPDATE memories SET vector_pending = NULL WHERE vector_pending")
             conn.execute("DELETE FROM meta WHERE key = 'embedder'")
             conn.execute("INSERT INTO meta VALUES ('embedder', ?)", [embedder_key])
 
@@ -917,7 +1008,10 @@ class Store:
                 UNION ALL SELECT 'events ' || id FROM events GROUP BY id HAVING count(*) > 1
                 UNION ALL SELECT 'entities ' || id FROM entities GROUP BY id HAVING count(*) > 1""",
             "store missing vector": """SELECT 'memory ' || m.id FROM memories m
-                WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.memory_id = m.id)""",
+                WHERE NOT coalesce(m.vector_pending, false)
+                  AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.memory_id = m.id)""",
+            "store pending vector present": """SELECT 'memory ' || m.id FROM memories m
+                WHERE m.vector_pending AND EXISTS (SELECT 1 FROM embeddings e WHERE e.memory_id = m.id)""",
             "store orphan vector": """SELECT 'memory ' || e.memory_id FROM embeddings e
                 WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = e.memory_id)""",
             "store orphan mention": """SELECT 'memory ' || me.memory_id || ' entity ' || me.entity_id

@@ -27,6 +27,7 @@ from .store import Store, forget_in_copy
 from .temporal import correct, supersede
 
 EMBED_BATCH = 256
+FILL_BATCH = 512  # texts per embedder call when filling pending vectors: long sorted runs, bounded memory
 FILE_SOURCES = ("note", "attachment")  # sources whose ref is a vault path
 
 
@@ -54,9 +55,21 @@ class WriteReport:
 @dataclass
 class _Prepared:
     tokens: list[str]  # per new memory, space-joined
-    vectors: np.ndarray  # per new memory
+    vectors: np.ndarray  # per new memory (zero while pending)
+    pending: list[bool]  # per new memory: stored without its vector, for the filler
     edit_tokens: dict[int, str]
     edit_vectors: dict[int, np.ndarray]
+
+
+@dataclass
+class FillReport:
+    """What one run of the vector filler did."""
+
+    filled: int = 0
+    left: int = 0  # still pending when it stopped (a limit on batches, or memories written meanwhile)
+    batches: int = 0
+    embed_seconds: float = 0.0
+    store_seconds: float = 0.0
 
 
 class WritePath:
@@ -91,11 +104,9 @@ class WritePath:
                 self._assign_ids(changes)
                 self._resolve_supersessions(changes)
                 self._resolve_forgets(changes)
-                for name, aliases in changes.entity_aliases.items():  # before mentions, so aliases resolve
-                    store.set_entity_aliases(name, "NOTE", aliases, at=utc_now())
+                store.set_entities_aliases(changes.entity_aliases, "NOTE", at=utc_now())  # before mentions
                 entity_ids = self._entity_ids(changes)
-                tag_ids = [store.entity_ids([(t, "TAG", None) for t in st.tags], at=st.valid_from)
-                           for st in changes.tags]
+                tag_ids = self._tag_ids(changes)
                 forgotten = store.memories_by_id(changes.forgets) if changes.forgets else {}
                 orphans = self._write_sql(changes, prepared, entity_ids, tag_ids)
             self._follow(changes, prepared, entity_ids, tag_ids, orphans)
@@ -119,11 +130,15 @@ class WritePath:
     def _redact(self, changes: Changes) -> None:
         """Every text that will be stored passes the redactor; an entity or tag that is a secret is dropped."""
         scrub, path_ref = self.redactor.scrub, self.redactor.path_ref
+        clean: dict[str, bool] = {}  # entity names repeat (a note's title on each of its chunks)
         for memory in changes.memories:
             unit = memory.unit
             unit.content, memory.index_text = scrub(unit.content), scrub(memory.index_text)
             unit.value = scrub(unit.value) if unit.value else unit.value
-            memory.entities = [e for e in memory.entities if scrub(e.text) == e.text]
+            for e in memory.entities:
+                if e.text not in clean:
+                    clean[e.text] = scrub(e.text) == e.text
+            memory.entities = [e for e in memory.entities if clean[e.text]]
         for event in changes.events:
             event.text = scrub(event.text) if event.text else event.text
         changes.entity_aliases = {name: [a for a in aliases if scrub(a) == a]
@@ -148,7 +163,9 @@ class WritePath:
             links.links = [(scrub(target), kind, line) for target, kind, line in links.links]
 
     def _prepare(self, changes: Changes) -> _Prepared:
-        embedded = [i for i, m in enumerate(changes.memories) if m.embed]
+        later = changes.vectors_later
+        pending = [m.embed and later for m in changes.memories]
+        embedded = [i for i, m in enumerate(changes.memories) if m.embed and not later]
         edits = {i: f["content"] for i, f in changes.updates.items() if "content" in f}
         computed = self.embed([changes.memories[i].index_text for i in embedded] + list(edits.values()))
         vectors = np.zeros((len(changes.memories), self.embedder.dim), dtype=np.float32)
@@ -156,13 +173,40 @@ class WritePath:
         tokens = [" ".join(self.tokenize(m.index_text) + m.context_tokens) for m in changes.memories]
         edit_tokens = {i: " ".join(self.tokenize(text)) for i, text in edits.items()}
         edit_vectors = dict(zip(edits, computed[len(embedded):]))
-        return _Prepared(tokens, vectors, edit_tokens, edit_vectors)
+        return _Prepared(tokens, vectors, pending, edit_tokens, edit_vectors)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         parts = [self.embedder.embed(texts[i : i + EMBED_BATCH]) for i in range(0, len(texts), EMBED_BATCH)]
         return np.vstack(parts)
+
+    def fill_pending_vectors(self, *, batch: int = FILL_BATCH, max_batches: int | None = None,
+                             progress: Callable[[int, int], None] | None = None) -> FillReport:
+        """Embed the memories stored vector-pending, `batch` texts per embedder call (the runner sorts them by
+        length), each batch's vectors written through `apply` in one transaction. Stops after `max_batches`
+        (the rest stay pending, and the next call goes on); `progress(filled, total)` after each batch."""
+        report = FillReport()
+        total = self.store.pending_vector_count()
+        while max_batches is None or report.batches < max_batches:
+            rows = self.store.pending_vector_texts(batch)
+            if not rows:
+                break
+            started = time.perf_counter()
+            matrix = self.embedder.embed([text for _, text in rows])
+            embedded = time.perf_counter()
+            changes = Changes(vectors={memory_id: vector for (memory_id, _), vector in zip(rows, matrix)})
+            self.apply(changes)  # leaves in changes.vectors those it stored
+            report.embed_seconds += embedded - started
+            report.store_seconds += time.perf_counter() - embedded
+            report.filled += len(changes.vectors)
+            report.batches += 1
+            if progress:
+                progress(report.filled, max(total, report.filled))
+            if not changes.vectors:  # none of them pending any more: never loop on the same rows
+                break
+        report.left = self.store.pending_vector_count()
+        return report
 
     def reembed(self, progress: Callable[[int], None] | None = None, batch: int = EMBED_BATCH) -> int:
         """Every memory's vector from the current embedder, replaced at once in the store and the index."""
@@ -218,11 +262,19 @@ class WritePath:
                 changes.update(memory_id, superseded_by=None)
 
     def _entity_ids(self, changes: Changes) -> list[list[int]]:
-        out = []
-        for memory in changes.memories:
-            keys = [(e.text, e.label, e.qualifier) for e in unique_entities(memory.entities)]
-            out.append(self.store.entity_ids(keys, at=memory.unit.recorded_at))
-        return out
+        """Each new memory's entity ids (one store call: a new entity is first seen when its first memory
+        was recorded)."""
+        keys = [[(e.text, e.label, e.qualifier) for e in unique_entities(m.entities)] for m in changes.memories]
+        flat = [key for memory_keys in keys for key in memory_keys]
+        ids = iter(self.store.entity_ids(flat, at=[m.unit.recorded_at for m, memory_keys in zip(changes.memories, keys)
+                                                   for _ in memory_keys]))
+        return [[next(ids) for _ in memory_keys] for memory_keys in keys]
+
+    def _tag_ids(self, changes: Changes) -> list[list[int]]:
+        """Each SourceTags' tag entity ids (one store call)."""
+        flat = [(tag, "TAG", None) for st in changes.tags for tag in st.tags]
+        ids = iter(self.store.entity_ids(flat, at=[st.valid_from for st in changes.tags for _ in st.tags]))
+        return [[next(ids) for _ in st.tags] for st in changes.tags]
 
     def _write_sql(self, changes: Changes, prepared: _Prepared,
                    entity_ids: list[list[int]], tag_ids: list[list[int]]) -> list[int]:
@@ -235,7 +287,9 @@ class WritePath:
         store.insert_events(changes.events)
         store.insert_memory_entities([(m.unit.id, e) for m, ids in zip(changes.memories, entity_ids) for e in ids])
         store.insert_memories([m.unit for m in changes.memories], prepared.tokens, prepared.vectors,
-                              [m.index_text for m in changes.memories])
+                              [m.index_text for m in changes.memories], prepared.pending)
+        filled = store.fill_vectors(changes.vectors)
+        changes.vectors = {i: changes.vectors[i] for i in filled}  # the index follows what was stored
         if changes.updates:
             store.update_memories(changes.updates, prepared.edit_tokens, prepared.edit_vectors)
         if changes.forgets:
@@ -245,13 +299,11 @@ class WritePath:
                               for i, reason in changes.forgets.items() if i in units]
         for src, at in changes.close_edges_from:
             store.close_edges_from(src, at)
-        for st, ids in zip(changes.tags, tag_ids):
-            store.close_edges_from(source_node(st.source_id), st.changed_at, kind="tagged")
+        store.close_edges_from_many([(source_node(st.source_id), st.changed_at) for st in changes.tags], "tagged")
         store.add_edges([(e.src, e.dst, e.kind, e.valid_from, e.valid_until) for e in changes.edges]
                         + [(source_node(st.source_id), entity_node(i), "tagged", st.valid_from, None)
                            for st, ids in zip(changes.tags, tag_ids) for i in ids])
-        for links in changes.note_links:
-            store.replace_note_links(links.source_id, links.links)
+        store.replace_notes_links({links.source_id: links.links for links in changes.note_links})
         store.resolve_note_links(changes.link_resolutions)
         store.audit_many(changes.audit)
         for key, value in changes.meta.items():
@@ -265,6 +317,8 @@ class WritePath:
         index = self.index
         for memory, tokens, vector in zip(changes.memories, prepared.tokens, prepared.vectors):
             index.add_unit(memory.unit, tokens.split(), vector)
+        if changes.vectors:
+            index.set_vectors(list(changes.vectors), np.asarray(list(changes.vectors.values()), np.float32))
         edited = {i for i, f in changes.updates.items() if "content" in f}
         for memory_id in edited:
             index.replace_text(memory_id, prepared.edit_tokens[memory_id].split(), prepared.edit_vectors[memory_id])

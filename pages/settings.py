@@ -165,6 +165,11 @@ def _sync_status() -> None:
         st.progress(done / total if total else 0.0,
                     text=f"First sync: {done}/{total} notes" if total else "First sync: scanning the vault…")
     status = runner.sync.status()
+    if status["vectors_pending"]:
+        filled, total = status["vectors_progress"]["filled"], status["vectors_progress"]["total"]
+        st.progress(filled / total if total else 0.0,
+                    text=f"Keyword search is ready; {status['vectors_pending']:,} passages still to embed for "
+                         "meaning search")
     report = status["last_report"] or {}
     mode = {"inotify": "live (inotify)", "polling": "polling"}.get(status["mode"], status["mode"])
     cols = st.columns(4)

@@ -33,18 +33,25 @@ class VaultSync:
         self._last_at = None
         self._busy = threading.Event()
         self._stopped = threading.Event()
+        self.vectors = (0, 0)  # (filled, total) of the vector filler's current run
 
-    def start(self, progress: Callable[[int, int], None] | None = None) -> SyncReport:
-        """Index what changed since last time, then follow the folder."""
+    def _on_vectors(self, filled: int, total: int) -> None:
+        self.vectors = (filled, total)
+
+    def start(self, progress: Callable[[int, int], None] | None = None, *,
+              keyword_ready: Callable[[SyncReport], None] | None = None) -> SyncReport:
+        """Index what changed since last time (`keyword_ready` once it is all keyword-searchable), fill the
+        vectors a bulk pass left pending, then follow the folder."""
         self.watcher.start()  # first, so that edits made during the initial sync are not missed
-        return self._run(lambda: self.indexer.sync_all(progress=progress))
+        return self._run(lambda: self.indexer.sync_all(progress=progress, vectors=self._on_vectors,
+                                                       keyword_ready=keyword_ready))
 
     def stop(self) -> None:
         self._stopped.set()
         self.watcher.stop()
 
     def sync_now(self) -> SyncReport:
-        return self._run(self.indexer.sync_all)
+        return self._run(lambda: self.indexer.sync_all(vectors=self._on_vectors))
 
     def wait(self, on_report: Callable[[SyncReport], None] | None = None) -> None:
         """Block (for the CLI's `watch`) handing each sync report to `on_report`."""
@@ -68,6 +75,8 @@ class VaultSync:
             "last_sync": iso(self._last_at),
             "last_event": iso(watch["last_event_at"]),
             "last_report": last.as_json() if last else None,
+            "vectors_pending": self.indexer.eng.store.pending_vector_count(),  # keyword-searchable, not yet embedded
+            "vectors_progress": {"filled": self.vectors[0], "total": self.vectors[1]},
             "errors": list(self._errors) + watch["errors"],
         }
 
@@ -76,7 +85,7 @@ class VaultSync:
         self._run(lambda: self.indexer.sync_paths(paths))
 
     def _on_rescan(self) -> None:
-        self._run(self.indexer.sync_all)
+        self._run(lambda: self.indexer.sync_all(vectors=self._on_vectors))
 
     def _run(self, job: Callable[[], SyncReport]) -> SyncReport:
         self._busy.set()

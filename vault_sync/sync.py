@@ -1,4 +1,11 @@
-"""The vault indexer: scan → hash → diff → parse → extract → embed → store, one transaction per note."""
+"""The vault indexer: scan → hash → diff → parse → extract → embed → store.
+
+A pass over a few notes (an edit the watcher saw) stores each note in its own transaction, embedded at
+once. A bulk pass (more than BULK_NOTES changed notes: a first ingest) runs in two phases: notes are
+stored in groups (one transaction per group) with their memories vector-pending, so the whole vault is
+keyword-searchable and in the graph quickly; then the vector filler embeds the pending memories in large
+batches. A killed fill goes on at the next sync.
+"""
 from __future__ import annotations
 
 import functools
@@ -21,7 +28,7 @@ from memory.engram import Engram
 from memory.errors import EngramError
 from memory.graph import source_node
 from memory.model import Event, ExtractedEntity, MemoryUnit, Source
-from memory.write_path import WriteReport
+from memory.write_path import FILL_BATCH, WriteReport
 
 from .dated_facts import dated_statements
 from .note_time import NoteTime, VaultClock
@@ -38,6 +45,9 @@ CHUNK_CHARS = 800  # all-MiniLM-L6-v2 reads 256 word pieces; ~800 characters fit
 NER_BULK_LIMIT = 200  # passes over more notes than this skip spaCy's statistical NER (see VaultIndexer)
 NOTE_TYPE = "fact_reference"
 MEANING_LIMIT_BYTES = 1024 * 1024  # larger notes are found by their words only (embedding them all takes minutes)
+BULK_NOTES = 100  # passes over more changed notes than this store them vector-pending, in groups
+GROUP_NOTES = 200  # notes per transaction in a bulk pass
+GROUP_MEMORIES = 2000  # ... or fewer, when their memories reach this many
 
 
 @dataclass
@@ -64,6 +74,9 @@ class SyncReport:
     links_resolved: int = 0
     dated_facts: int = 0
     attachments: int = 0
+    keyword_ready_s: float = 0.0  # from the start until every changed note was stored and keyword-searchable
+    vectors_filled: int = 0  # pending vectors the filler embedded after this pass
+    vectors_pending: int = 0  # still pending when the pass returned (the next sync goes on)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     limited: list[tuple[str, str]] = field(default_factory=list)  # indexed, but only in part of the ways
     warnings: list[str] = field(default_factory=list)
@@ -103,8 +116,9 @@ class VaultIndexer:
 
     def __init__(self, eng: Engram, vault: str | Path, *, max_note_bytes: int = MAX_NOTE_BYTES,
                  meaning_limit: int = MEANING_LIMIT_BYTES, chunk_chars: int = CHUNK_CHARS,
-                 ner: bool | None = None) -> None:
+                 ner: bool | None = None, bulk_notes: int = BULK_NOTES) -> None:
         self.eng = eng
+        self.bulk_notes = bulk_notes  # passes over more changed notes are bulk passes (two phases)
         self.vault = check_vault(vault)
         self.max_note_bytes = max_note_bytes
         self.meaning_limit = meaning_limit
@@ -112,6 +126,7 @@ class VaultIndexer:
         self.ner = ner
         self._ner_now = True
         self._lock = threading.Lock()
+        self._filling = threading.Lock()
         self._known_loaded = False
         self.redactor = eng.write_path.redactor
         self._clock: VaultClock | None = None
@@ -119,10 +134,46 @@ class VaultIndexer:
 
     # ----------------------------------------------------------------- entry points
     def sync_all(self, progress: Callable[[int, int], None] | None = None,
-                 scanning: Callable[[int], None] | None = None) -> SyncReport:
+                 scanning: Callable[[int], None] | None = None, *,
+                 vectors: Callable[[int, int], None] | None = None, fill: bool = True,
+                 keyword_ready: Callable[[SyncReport], None] | None = None) -> SyncReport:
         """Full pass over the vault; unchanged notes (same size and mtime, or same hash) cost nothing.
 
-        `scanning(files_seen)` reports the walk of a big folder; `progress(done, total)` the notes indexed."""
+        `scanning(files_seen)` reports the walk of a big folder; `progress(done, total)` the notes indexed;
+        `keyword_ready(report)` when they are all stored (keyword-searchable); then, unless `fill` is False,
+        the pending vectors are filled, `vectors(filled, total)` reporting them."""
+        report = self._sync_all(progress, scanning)
+        return self._after_pass(report, vectors, fill, keyword_ready)
+
+    def _after_pass(self, report: SyncReport, vectors, fill: bool, keyword_ready) -> SyncReport:
+        if keyword_ready:
+            keyword_ready(report)
+        if fill:
+            self.fill_vectors(report, progress=vectors)
+        report.vectors_pending = self.eng.store.pending_vector_count()
+        return report
+
+    def fill_vectors(self, report: SyncReport | None = None, *, max_batches: int | None = None,
+                     batch: int = FILL_BATCH, progress: Callable[[int, int], None] | None = None) -> SyncReport:
+        """Embed the memories a bulk pass (or a killed one) left vector-pending; outside the indexer's lock,
+        so edits the watcher sees are stored (and embedded at once) between batches. One filler at a time:
+        a second call while one runs returns at once (the running one picks up new pending memories)."""
+        report = report or SyncReport()
+        if not self._filling.acquire(blocking=False):
+            return report
+        try:
+            started = time.perf_counter()
+            fill = self.eng.write_path.fill_pending_vectors(batch=batch, max_batches=max_batches, progress=progress)
+        finally:
+            self._filling.release()
+        report.vectors_filled += fill.filled
+        report.vectors_pending = fill.left
+        report.timings["vectors embed"] += fill.embed_seconds
+        report.timings["vectors store"] += fill.store_seconds
+        report.seconds += time.perf_counter() - started
+        return report
+
+    def _sync_all(self, progress, scanning) -> SyncReport:
         with self._lock:
             started = time.perf_counter()
             scan = scan_vault(self.vault, scanning)
@@ -136,12 +187,15 @@ class VaultIndexer:
             self._teach_titles(scan.notes)
             self._record_attachments(scan.attachments, report, full=True)  # first: embeds resolve to them
             self._process(changed, missing, stored, report, progress)
-            report.seconds = time.perf_counter() - started
             self.eng.apply(Changes(meta={"vault_last_sync": utc_now().isoformat()}))
+            report.seconds = report.keyword_ready_s = time.perf_counter() - started
             return report
 
-    def sync_paths(self, rel_paths: Iterable[str]) -> SyncReport:
+    def sync_paths(self, rel_paths: Iterable[str], *, fill: bool = True) -> SyncReport:
         """Bring the given vault-relative paths (from the watcher) up to date."""
+        return self._after_pass(self._sync_paths(rel_paths), None, fill, None)
+
+    def _sync_paths(self, rel_paths: Iterable[str]) -> SyncReport:
         with self._lock:
             started = time.perf_counter()
             stored = self._stored_notes()
@@ -165,8 +219,8 @@ class VaultIndexer:
             self._teach_titles({f.rel_path: f for f in changed})
             self._record_attachments(attachments, report, full=False)
             self._process(changed, missing, stored, report, None)
-            report.seconds = time.perf_counter() - started
             self.eng.apply(Changes(meta={"vault_last_sync": utc_now().isoformat()}))
+            report.seconds = report.keyword_ready_s = time.perf_counter() - started
             return report
 
     # --------------------------------------------------------------------- the diff
@@ -178,13 +232,14 @@ class VaultIndexer:
             report.warnings.append(f"statistical NER skipped for this bulk pass of {len(changed)} notes; "
                                    "rule entities, titles, aliases and tags were extracted")
         titles_changed = bool(missing)
+        group = _Group(bulk=len(changed) > self.bulk_notes)
         for number, file in enumerate(changed, start=1):
             t0 = time.perf_counter()
             try:
                 note = read_note(file, self.max_note_bytes)
             except NoteReadError as exc:
                 report.skipped.append((self.ref(file.rel_path), self.redactor.scrub(str(exc).split(": ", 1)[-1])))
-                if progress:
+                if progress and not group.notes:
                     progress(number, len(changed))
                 continue
             report.timings["read"] += time.perf_counter() - t0
@@ -203,18 +258,15 @@ class VaultIndexer:
             else:
                 titles_changed |= current is None or current.deleted
                 report.reopened += bool(current and current.deleted)
-                try:
-                    self._index_note(file, note, current, report)
-                except (EngramError, duckdb.Error, OSError):
-                    raise  # the store or the disk, not this note: stop and say so
-                except Exception as exc:  # a fault in reading this one note must not stop the others
-                    log.exception("could not index %s", file.rel_path)
-                    report.skipped.append((self.ref(file.rel_path), f"could not be indexed ({type(exc).__name__}); "
-                                           "the other notes were, and this one is retried on the next sync"))
+                if group.bulk:
+                    self._add_to_group(group, file, note, current, report)
                 else:
-                    report.indexed += 1
-            if progress:
+                    self._index_alone(file, note, current, report)
+            if group.full():
+                self._apply_group(group, report)
+            if progress and not group.notes:
                 progress(number, len(changed))
+        self._apply_group(group, report)
         for ref in sorted(missing):
             self._delete(stored[ref])
             report.deleted += 1
@@ -240,8 +292,85 @@ class VaultIndexer:
         self.eng.extractor.add_known(names, "NOTE")
 
     # ------------------------------------------------------------------ one note
-    def _index_note(self, file: VaultFile, note: NoteText, current: StoredNote | None,
-                    report: SyncReport) -> None:
+    def _index_alone(self, file: VaultFile, note: NoteText, current: StoredNote | None, report: SyncReport) -> None:
+        """Store one note in its own transaction, embedded at once; a fault in this note skips only it."""
+        try:
+            changes, links = self._note_changes(file, note, current, report, {})
+            report.entities += self._apply(changes, report).entities
+        except (EngramError, duckdb.Error, OSError):
+            raise  # the store or the disk, not this note: stop and say so
+        except Exception as exc:  # a fault in reading this one note must not stop the others
+            self._note_failed(file, exc, report)
+        else:
+            report.indexed += 1
+            report.chunks += len(changes.memories)
+            report.links += links
+
+    def _note_failed(self, file: VaultFile, exc: Exception, report: SyncReport) -> None:
+        log.error("could not index %s", file.rel_path, exc_info=exc)
+        report.skipped.append((self.ref(file.rel_path), f"could not be indexed ({type(exc).__name__}); "
+                               "the other notes were, and this one is retried on the next sync"))
+
+    def _add_to_group(self, group: "_Group", file: VaultFile, note: NoteText, current: StoredNote | None,
+                      report: SyncReport) -> None:
+        """Prepare one note of a bulk pass; it is stored with its group."""
+        try:
+            changes, links = self._note_changes(file, note, current, report, group.timelines)
+        except (EngramError, duckdb.Error, OSError):
+            raise
+        except Exception as exc:
+            self._note_failed(file, exc, report)
+            return
+        changes.vectors_later = True
+        group.notes.append((file, note, current, changes, links))
+
+    def _apply_group(self, group: "_Group", report: SyncReport) -> None:
+        """Store a group of prepared notes in one transaction (vector-pending); should that fail for any
+        reason but the store or the disk, each note is prepared and stored again on its own."""
+        notes, group.notes, group.timelines = group.notes, [], {}
+        if not notes:
+            return
+        try:
+            result = self._apply(Changes.combined([changes for *_, changes, _ in notes]), report)
+        except (EngramError, duckdb.Error, OSError):
+            raise
+        except Exception:
+            log.exception("a group of %d notes could not be stored together; storing them one by one", len(notes))
+            for file, note, current, _, _ in notes:
+                self._add_to_group(group, file, note, current, report)
+                self._apply_group_alone(group, report)
+            return
+        report.indexed += len(notes)
+        report.chunks += sum(len(changes.memories) for *_, changes, _ in notes)
+        report.entities += sum(len({key for m in changes.memories for key in result.entity_keys.get(m.unit.id, ())})
+                               for *_, changes, _ in notes)  # per note, as when each note is stored alone
+        report.links += sum(links for *_, links in notes)
+
+    def _apply_group_alone(self, group: "_Group", report: SyncReport) -> None:
+        notes, group.notes, group.timelines = group.notes, [], {}
+        for file, _, _, changes, links in notes:
+            try:
+                report.entities += self._apply(changes, report).entities
+            except (EngramError, duckdb.Error, OSError):
+                raise
+            except Exception as exc:
+                self._note_failed(file, exc, report)
+            else:
+                report.indexed += 1
+                report.chunks += len(changes.memories)
+                report.links += links
+
+    def _apply(self, changes: Changes, report: SyncReport) -> WriteReport:
+        eng = self.eng
+        before = dict(eng.write_path.seconds)
+        result = eng.apply(changes)
+        for part in ("embed", "store"):
+            report.timings[part] += eng.write_path.seconds[part] - before[part]
+        return result
+
+    def _note_changes(self, file: VaultFile, note: NoteText, current: StoredNote | None, report: SyncReport,
+                      timelines: dict) -> tuple[Changes, int]:
+        """What storing this version of the note changes, and how many links it has."""
         eng = self.eng
         t0 = time.perf_counter()
         ref = self.ref(file.rel_path)
@@ -285,7 +414,7 @@ class VaultIndexer:
             changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities,
                                               embed=not keywords_only))
         if not keywords_only:
-            self._dated_facts(parsed, when, written, source_id, kept, changes, report)
+            self._dated_facts(parsed, when, written, source_id, kept, changes, report, timelines)
         retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions if isinstance(s.old, int)}
         for memory_id in sorted(retired):  # its text is gone from the note
             if kept_kind[memory_id] == "chunk":
@@ -309,14 +438,7 @@ class VaultIndexer:
         changes.note_links.append(NoteLinks(source_id, [(link.target, "embed" if link.embed else "link", link.line)
                                                         for link in parsed.links]))
         changes.tags.append(SourceTags(source_id, parsed.tags, valid_from, changed_at=now))
-
-        before = dict(eng.write_path.seconds)
-        result = eng.apply(changes)
-        for part in ("embed", "store"):
-            report.timings[part] += eng.write_path.seconds[part] - before[part]
-        report.chunks += len(changes.memories)
-        report.entities += result.entities
-        report.links += len(parsed.links)
+        return changes, len(parsed.links)
 
     def _current_memories(self, source_id: int) -> tuple[dict[str, list[int]], dict[int, str]]:
         """What the note's last version holds, by text (a note may repeat a section word for word): its open
@@ -329,12 +451,11 @@ class VaultIndexer:
         return found, kinds
 
     def _dated_facts(self, parsed: ParsedNote, when: NoteTime, written: datetime, source_id: int,
-                     kept: dict[str, list[int]], changes: Changes, report: SyncReport) -> None:
+                     kept: dict[str, list[int]], changes: Changes, report: SyncReport, timelines: dict) -> None:
         """Dated statements in the note become memories with their own world interval; in a note about the
         vault's owner, or in a first-person line, the facts they state feed the user's slots."""
         note_date = when.daily or (when.created if when.reliable else None)
         owner = is_about_owner(parsed)
-        timelines: dict = {}
         for statement in dated_statements(parsed.extraction_text, note_date=note_date, daily=when.daily is not None):
             report.dated_facts += 1
             content = f"{statement.text} ({statement.words})"
@@ -423,6 +544,19 @@ class VaultIndexer:
                 updates.append((rowid, new))
         self.eng.apply(Changes(link_resolutions=updates))
         return sum(1 for _, _, _, r in rows if r is not None) + sum(1 for _, n in updates if n is not None)
+
+
+@dataclass
+class _Group:
+    """Notes of a bulk pass prepared but not yet stored, and the slot timelines they share."""
+
+    bulk: bool
+    notes: list[tuple[VaultFile, NoteText, StoredNote | None, Changes, int]] = field(default_factory=list)
+    timelines: dict = field(default_factory=dict)
+
+    def full(self) -> bool:
+        return (len(self.notes) >= GROUP_NOTES
+                or sum(len(changes.memories) for *_, changes, _ in self.notes) >= GROUP_MEMORIES)
 
 
 def _keep(kept: dict[str, list[int]], text: str, line_start: int, line_end: int, changes: Changes) -> bool:
