@@ -263,17 +263,18 @@ class HybridIndex:
                 idf = math.log(1.0 + (self.live_docs - df + 0.5) / (df + 0.5))
                 norm = tfs + BM25_K1 * (1.0 - BM25_B + BM25_B * self.doc_len[rows] / avg_len)
                 scores[rows] += query_tf * idf * tfs * (BM25_K1 + 1.0) / norm
-            scores[~keep] = 0.0
+            scores[~_fit(keep, n)] = 0.0
             return self._top(scores, limit, positive_only=True)
 
     def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[list[tuple[int, float]], float]:
         """Top rows by cosine similarity among `keep` as (memory_id, similarity), and the lowest similarity."""
         with self._lock:
             n = self.size
-            if n == 0 or not keep[:n].any():
+            keep = _fit(keep, n)
+            if n == 0 or not keep.any():
                 return [], 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
-            dropped = ~keep[:n]
+            dropped = ~keep
             scores[dropped] = np.inf
             floor = float(scores.min())
             scores[dropped] = -np.inf
@@ -356,3 +357,11 @@ class HybridIndex:
 
     def __len__(self) -> int:
         return self.live_docs
+
+
+def _fit(keep: np.ndarray, rows: int) -> np.ndarray:
+    """A recall's row mask sized to the index now: rows added since it was built (a sync running beside
+    the recall) are not part of what that recall looks at."""
+    if len(keep) >= rows:
+        return keep[:rows]
+    return np.concatenate([keep, np.zeros(rows - len(keep), dtype=bool)])

@@ -50,3 +50,15 @@ def test_archived_hidden_unless_asked():
     index.update_fields(1, {"archived": True})
     assert 1 not in [i for i, _ in index.bm25(["latte"], index.mask(Filters(as_of=10)), 5)]
     assert 1 in [i for i, _ in index.bm25(["latte"], index.mask(Filters(as_of=10, include_archived=True)), 5)]
+
+
+def test_a_row_added_after_the_mask_was_built_is_left_out_not_an_error():
+    """A vault sync may add rows between a recall's mask and its scoring."""
+    index = build()
+    keep = index.mask(Filters(as_of=10))
+    for memory_id in (5, 6):  # beyond the mask, and past the index's capacity
+        index.add(memory_id=memory_id, type_="user_profile", tokens=["coffee", "mocha"],
+                  vector=np.array([1, 0, 0], np.float32), valid_from=0, valid_until=np.inf, recorded=0,
+                  superseded=np.inf)
+    assert set(ids(index.bm25(["coffee"], keep, 10))) == {1, 2}
+    assert ids(index.cosine(np.array([1, 0, 0], np.float32), keep, 10)[0]) == [1, 2, 3]
