@@ -280,6 +280,13 @@ class HybridIndex:
             scores[dropped] = -np.inf
             return self._top(scores, limit, positive_only=False), floor
 
+    def similarities(self, keep: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The memory ids of the rows under `keep`, and their cosine to each query (rows × queries):
+        one product over those rows alone, for many queries against a small part of the index."""
+        with self._lock:
+            rows = np.flatnonzero(_fit(keep, self.size))
+            return self.ids[rows].copy(), self.vectors[rows] @ np.asarray(queries, dtype=np.float32).T
+
     def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
         limit = min(limit, len(scores))
         if limit <= 0:

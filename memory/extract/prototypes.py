@@ -139,18 +139,20 @@ class PrototypeClassifier:
     def statement_rows(self, index, attribute: str, statements, limit: int = 40) -> list[int]:
         """Rows under the mask `statements` (the user's own statements) whose nearest class is `attribute`.
 
-        Reads the index's stored vectors through `index.cosine`, one example at a time: a row is of
-        the class when its best cosine to the class's examples reaches the threshold and no other
-        class's examples are closer by more than `tie`."""
+        Reads the index's stored vectors of those rows only, against every example at once: a row is
+        of the class when it is among the `limit` nearest rows of one of the class's examples, its best
+        cosine to them reaches the threshold and no other class's examples are closer by more than `tie`."""
         if not self.active or not statements.any():
             return []
+        names = [name for name, (examples, _) in self._vectors().items() for _ in examples]
+        ids, similarity = index.similarities(statements, np.vstack([ex for ex, _ in self._vectors().values()]))
         best: dict[int, dict[str, float]] = {}
-        for name, (examples, _) in self._vectors().items():
-            for vector in examples:
-                hits, _ = index.cosine(vector, statements, limit)
-                for memory_id, similarity in hits:
-                    row = best.setdefault(memory_id, {})
-                    row[name] = max(row.get(name, -1.0), similarity)
+        for column, name in enumerate(names):
+            scores = similarity[:, column]
+            nearest = np.argpartition(-scores, limit - 1)[:limit] if len(scores) > limit else range(len(scores))
+            for row in nearest:
+                by_class = best.setdefault(int(ids[row]), {})
+                by_class[name] = max(by_class.get(name, -1.0), float(scores[row]))
         rows = []
         for memory_id, by_class in best.items():
             own = by_class.get(attribute, -1.0)
