@@ -1,9 +1,10 @@
 """Vault sync benchmarks: full ingest, unchanged re-ingest, edit → recallable, wikilink edges.
 
     python bench/vault_ingest.py ../shared/vaults [--embedder local] [--edits 30]
-        [--notes N] [--baseline] [--ingest-only]
+        [--vault obsidian-hub] [--notes N] [--baseline] [--ingest-only]
 
-Uses <vaults>/obsidian-hub (6,571 notes; the first N with --notes) for ingest and edit latency, and
+Uses <vaults>/obsidian-hub (6,571 notes, or `--vault NAME`; the first N with --notes) for ingest and
+edit latency, and
 <vaults>/obsidian-help-en for wikilink resolution. The vaults are copied to a scratch folder first
 (they are read-only and the edit test writes to them).
 
@@ -160,9 +161,9 @@ def copy_notes(source: Path, target: Path, notes: int | None) -> None:
         shutil.copy2(path, copy)
 
 
-def print_ingests(runs: list[tuple[str, dict]]) -> None:
+def print_ingests(runs: list[tuple[str, dict]], vault: str) -> None:
     base = runs[-1][1]
-    print("\n## Full ingest of obsidian-hub\n")
+    print(f"\n## Full ingest of {vault}\n")
     print("| path | notes | indexed | skipped | chunks | dated facts | entities | links | keyword-searchable s | "
           "vectors s | wall s | chunks/s | peak RSS MB | wall vs last row | check |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -200,7 +201,8 @@ def main() -> None:
     parser.add_argument("vaults", type=Path, help="folder holding obsidian-hub and obsidian-help-en")
     parser.add_argument("--embedder", default="local")
     parser.add_argument("--edits", type=int, default=30)
-    parser.add_argument("--notes", type=int, default=None, help="ingest only the first N notes of obsidian-hub")
+    parser.add_argument("--vault", default="obsidian-hub", help="which vault under VAULTS the ingest table measures")
+    parser.add_argument("--notes", type=int, default=None, help="ingest only the first N notes of that vault")
     parser.add_argument("--baseline", action="store_true", help="also ingest through the per-note path")
     parser.add_argument("--ingest-only", action="store_true", help="skip re-ingest, edit latency and wikilinks")
     args = parser.parse_args()
@@ -208,13 +210,13 @@ def main() -> None:
     embedder = make_embedder(args.embedder)
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
-        hub = scratch / "obsidian-hub"
-        copy_notes(args.vaults / "obsidian-hub", hub, args.notes)
+        hub = scratch / args.vault
+        copy_notes(args.vaults / args.vault, hub, args.notes)
         runs = [("two-phase bulk", isolated(hub, scratch / "home-hub", args.embedder))]
         if args.baseline:
             runs.append(("baseline: per-note", isolated(hub, scratch / "home-per-note", args.embedder, True)))
         loads = os.getloadavg()
-        print_ingests(runs)
+        print_ingests(runs, args.vault)
         print(f"\nload average (1, 5, 15 min) after the ingests: {loads[0]:.2f}, {loads[1]:.2f}, {loads[2]:.2f}")
         if args.ingest_only:
             return
