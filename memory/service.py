@@ -187,8 +187,9 @@ class StoreService:
         self._server.daemon_threads = True
         self._server.service = self  # type: ignore[attr-defined]
         self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, name="engram-store-service",
-                                        daemon=True)
+        # A short poll: stopping waits for the loop's next poll, and every one-off command stops its service.
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="engram-store-service", daemon=True)
 
     @property
     def holder(self) -> Holder:
