@@ -123,7 +123,6 @@ def test_building_the_embedder_loads_no_runtime_and_embedding_loads_no_torch():
 
 def test_extracting_entities_loads_no_torch_even_when_it_is_installed():
     """thinc probes for an optional torch backend on import; Engram's spaCy pipelines never need it."""
-    pytest.importorskip("torch")  # installed with the tests (requirements-dev.txt): the probe would find it
     loaded = _modules_after("from memory.extract.entities import _pipeline; "
                             "assert _pipeline('ner')('Alice moved to Berlin.').ents")
     assert "spacy" in loaded and "thinc" in loaded
