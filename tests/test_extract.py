@@ -148,6 +148,14 @@ def test_known_names_are_whole_tokens_and_not_pieces_of_a_link() -> None:
     assert found == ["C++", "Obsidian Sync", "Home"]
 
 
+def test_known_names_keep_their_place_after_a_letter_whose_lower_case_is_longer() -> None:
+    ex = Extractor()
+    ex.add_known(["İzmir Trip", "Home"], "NOTE")
+    text = "İZMIR TRIP notes, back Home"
+    found = [(e.text, text[e.start : e.end]) for e in ex.entities(text) if e.label == "NOTE"]
+    assert found == [("İzmir Trip", "İZMIR TRIP"), ("Home", "Home")]
+
+
 def test_known_names_belong_to_their_extractor(ex: Extractor) -> None:
     assert ("周报", "NOTE") not in pairs(Extractor(), "我在写周报")
 

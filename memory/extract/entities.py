@@ -6,6 +6,7 @@ import re
 import sys
 import threading
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, Iterable, Iterator
 
 from ..model import ExtractedEntity
@@ -86,37 +87,56 @@ _MONTH = (
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _CURRENCY_WORD = r"(?:USD|EUR|GBP|CNY|RMB|JPY|HKD|dollars?|euros?|pounds?|bucks)"
 
-# Order matters only for ties: a longer span always wins.
+# Order matters only for ties: a longer span always wins. Each rule names what a text must hold for it to
+# match (see `_marks`): most texts lack most marks, and a pattern that starts with a look-behind is slow to scan.
 _RULE_SOURCES = [
-    ("NOTE", r"\[\[(?P<name>[^\[\]|#^\n]+)(?:[#^][^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]"),
-    ("EMAIL", r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
-    ("ID", r"(?<![\w-])[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{2,}(?![\w-])"),
-    ("ID", r"(?<![\w#&])#\d{3,}(?!\w)"),
-    ("ID", r"(?<![\w-])[A-Z]{2,6}\d{4,}(?![\w-])"),
-    ("ID", r"(?:订单号?|单号|工单号?|编号)[:：]?\s*(?P<name>[A-Za-z0-9][A-Za-z0-9-]{3,})"),
-    ("MONEY", rf"[¥￥$€£]\s?{_NUM}(?:\s?(?:[kKmM万亿](?![A-Za-z])|million|billion))?"),
-    ("MONEY", rf"(?<![\w.]){_NUM}\s?(?:[万亿])?(?:元|块钱|块|美元|欧元|英镑|人民币)"),
-    ("MONEY", rf"(?<![\w.]){_NUM}\s?{_CURRENCY_WORD}\b"),
-    ("MONEY", rf"\b(?:USD|EUR|GBP|CNY|RMB)\s?{_NUM}"),
-    ("DATE", r"(?<![\d-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])"),
-    ("DATE", r"(?<![\d/])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{4})(?![\d/])"),
-    ("DATE", rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?"),
-    ("DATE", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b(?:,?\s+\d{{4}}\b)?"),
-    ("DATE", rf"\b{_MONTH}\s+\d{{4}}\b"),
-    ("DATE", r"(?<!\d)(?:\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号])"),
-    ("PHONE", r"(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,5}\)?){1,5}(?!\d)"),
-    ("PHONE", r"(?<!\d)\(\d{3}\)\s?\d{3}[-.\s]\d{4}(?!\d)"),
-    ("PHONE", r"(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d-])"),
-    ("PHONE", r"(?<!\d)1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)"),
-    ("TAG", rf"(?<![\w#&/])#(?P<name>[A-Za-z_{HAN}][\w{HAN}/-]*)"),
+    ("NOTE", {"[["}, r"\[\[(?P<name>[^\[\]|#^\n]+)(?:[#^][^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]"),
+    ("EMAIL", {"@"}, r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+    ("ID", {"digit", "-"}, r"(?<![\w-])[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)*-\d{2,}(?![\w-])"),
+    ("ID", {"digit", "#"}, r"(?<![\w#&])#\d{3,}(?!\w)"),
+    ("ID", {"digit"}, r"(?<![\w-])[A-Z]{2,6}\d{4,}(?![\w-])"),
+    ("ID", {"han"}, r"(?:订单号?|单号|工单号?|编号)[:：]?\s*(?P<name>[A-Za-z0-9][A-Za-z0-9-]{3,})"),
+    ("MONEY", {"digit", "currency"}, rf"[¥￥$€£]\s?{_NUM}(?:\s?(?:[kKmM万亿](?![A-Za-z])|million|billion))?"),
+    ("MONEY", {"digit", "han"}, rf"(?<![\w.]){_NUM}\s?(?:[万亿])?(?:元|块钱|块|美元|欧元|英镑|人民币)"),
+    ("MONEY", {"digit"}, rf"(?<![\w.]){_NUM}\s?{_CURRENCY_WORD}\b"),
+    ("MONEY", {"digit"}, rf"\b(?:USD|EUR|GBP|CNY|RMB)\s?{_NUM}"),
+    ("DATE", {"digit", "-"},
+     r"(?<![\d-])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])"),
+    ("DATE", {"digit", "/"}, r"(?<![\d/])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{4})(?![\d/])"),
+    ("DATE", {"digit"}, rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?"),
+    ("DATE", {"digit"}, rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b(?:,?\s+\d{{4}}\b)?"),
+    ("DATE", {"digit"}, rf"\b{_MONTH}\s+\d{{4}}\b"),
+    ("DATE", {"digit", "han"}, r"(?<!\d)(?:\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号])"),
+    ("PHONE", {"digit", "+"}, r"(?<![\w+])\+\d{1,3}(?:[\s.-]?\(?\d{1,5}\)?){1,5}(?!\d)"),
+    ("PHONE", {"digit", "("}, r"(?<!\d)\(\d{3}\)\s?\d{3}[-.\s]\d{4}(?!\d)"),
+    ("PHONE", {"digit"}, r"(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d-])"),
+    ("PHONE", {"digit"}, r"(?<!\d)1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)"),
+    ("TAG", {"#"}, rf"(?<![\w#&/])#(?P<name>[A-Za-z_{HAN}][\w{HAN}/-]*)"),
 ]
 # ASCII mode: \w, \b and \d must not take Chinese characters for word characters.
-_RULES = [(label, re.compile(source, re.ASCII)) for label, source in _RULE_SOURCES]
+_RULES = [(label, frozenset(needs), re.compile(source, re.ASCII)) for label, needs, source in _RULE_SOURCES]
+_ASCII_DIGIT = re.compile(r"[0-9]")
+_LITERAL_MARKS = ("[[", "@", "#", "-", "/", "+", "(")
+
+
+def _marks(text: str) -> set[str]:
+    """What the rules need to find in a text before they are worth running."""
+    marks = {mark for mark in _LITERAL_MARKS if mark in text}
+    if _ASCII_DIGIT.search(text):
+        marks.add("digit")
+    if HAN_CHAR.search(text):
+        marks.add("han")
+    if any(symbol in text for symbol in "¥￥$€£"):
+        marks.add("currency")
+    return marks
 
 
 def _rule_spans(text: str) -> Iterator[_Span]:
     """Regex entities: notes, emails, ids, amounts, dates, phones, tags."""
-    for label, pattern in _RULES:
+    marks = _marks(text)
+    for label, needs, pattern in _RULES:
+        if not needs <= marks:
+            continue
         for m in pattern.finditer(text):
             name = (m.groupdict().get("name") or m.group()).strip()
             if label == "PHONE" and not 8 <= sum(c.isdigit() for c in name) <= 15:
@@ -333,20 +353,18 @@ def _qualify(text: str, spans: list[_Span]) -> list[ExtractedEntity]:
 # A URL is one token (a note called "Home" is not mentioned by ".../home.html"); a Latin word or number is
 # one token; each Han character and each other symbol is a token, so names are found inside Chinese text.
 _NAME_TOKEN = re.compile(rf"(?:https?://|www\.)[^\s<>()\[\]]+|[^\W{HAN}]+|[{HAN}]|[^\w\s]")
+_NAME_TOKEN_SPLIT = re.compile(f"({_NAME_TOKEN.pattern})")  # text between tokens, token, text between, …
 _HAS_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
-
-
-def _name_tokens(text: str) -> list[re.Match[str]]:
-    return list(_NAME_TOKEN.finditer(text))
+_NAMED = ""  # a trie node's key for the name that ends there (no token is empty)
 
 
 class KnownNames:
-    """Names to find verbatim (case-insensitive, whole tokens) in text, per Extractor."""
+    """Names to find verbatim (case-insensitive, whole tokens) in text, per Extractor: a trie of lowered
+    tokens, walked from each token of the text."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._names: dict[tuple[str, ...], tuple[str, str]] = {}  # lowered tokens -> (label, spelling)
-        self._longest: dict[str, int] = {}  # first token -> most tokens of a name starting with it
+        self._trie: dict[str, Any] = {}
 
     def add(self, names: Iterable[str], label: str) -> None:
         """Teach names; the first spelling and label taught for a token sequence are kept."""
@@ -355,29 +373,39 @@ class KnownNames:
                 name = " ".join(str(raw).split())
                 if len(name) < 2 or not _HAS_LETTER_OR_DIGIT.search(name):
                     continue
-                key = tuple(m.group().lower() for m in _name_tokens(name))
-                if key in self._names:
-                    continue
-                self._names[key] = (label, name)
-                self._longest[key[0]] = max(self._longest.get(key[0], 0), len(key))
+                node = self._trie
+                for token in _NAME_TOKEN.findall(name):
+                    node = node.setdefault(token.lower(), {})
+                node.setdefault(_NAMED, (label, name))
 
     def spans(self, text: str) -> list[_Span]:
         """The longest known name starting at each token; overlaps are left to `_resolve`."""
-        if not self._names:
+        if not self._trie:
             return []
-        tokens = _name_tokens(text)
-        lowered = [m.group().lower() for m in tokens]
-        found = []
-        for i, first in enumerate(lowered):
-            most = self._longest.get(first)
-            if most is None:
-                continue
-            for n in range(min(most, len(tokens) - i), 0, -1):
-                hit = self._names.get(tuple(lowered[i : i + n]))
-                if hit is not None:
-                    found.append(_Span(tokens[i].start(), tokens[i + n - 1].end(), hit[0], TIER_RULE, hit[1]))
+        lowered = text.lower()
+        if len(lowered) == len(text):
+            parts = _NAME_TOKEN_SPLIT.split(lowered)
+            words = parts[1::2]
+        else:  # a letter whose lower case is longer (İ): cut the text itself, lower each token
+            parts = _NAME_TOKEN_SPLIT.split(text)
+            words = [token.lower() for token in parts[1::2]]
+        trie = self._trie
+        found: list[tuple[int, int, tuple[str, str]]] = []  # (first token, last token, name)
+        for i in [i for i, word in enumerate(words) if word in trie]:
+            node, j, best = trie[words[i]], i, None
+            while True:
+                if _NAMED in node:
+                    best = (i, j, node[_NAMED])
+                j += 1
+                if j == len(words) or words[j] not in node:
                     break
-        return found
+                node = node[words[j]]
+            if best:
+                found.append(best)
+        if not found:
+            return []
+        ends = list(accumulate(map(len, parts)))  # token k spans ends[2k] .. ends[2k + 1]
+        return [_Span(ends[2 * i], ends[2 * j + 1], label, TIER_RULE, name) for i, j, (label, name) in found]
 
 
 def find_entities(text: str, known: KnownNames, *, statistical: bool = True) -> list[ExtractedEntity]:

@@ -42,21 +42,17 @@ def _stem(word: str) -> str:
     return _SNOWBALL.stemWord(word)
 
 
-def _word_tokens(token: str) -> Iterator[str]:
+@lru_cache(maxsize=1 << 17)
+def _word_tokens(token: str) -> tuple[str, ...]:
     """A Latin/number token, plus the parts of a compound such as `ord-2024-0042`."""
     if "," in token:
-        yield token.replace(",", "")
-        return
+        return (token.replace(",", ""),)
     parts = _PART.findall(token)
     if len(parts) == 1:
-        if token not in _EN_STOP and (len(token) > 1 or token.isdigit()):
-            yield _stem(token)
-        return
-    yield token
-    if not _DECIMAL.fullmatch(token):
-        for part in parts:
-            if part not in _EN_STOP and (len(part) > 1 or part.isdigit()):
-                yield _stem(part)
+        return (_stem(token),) if token not in _EN_STOP and (len(token) > 1 or token.isdigit()) else ()
+    if _DECIMAL.fullmatch(token):
+        return (token,)
+    return (token, *(_stem(part) for part in parts if part not in _EN_STOP and (len(part) > 1 or part.isdigit())))
 
 
 def _chinese_tokens(run: str) -> Iterator[str]:
