@@ -389,6 +389,21 @@ def test_compress_chinese_at_sentence_and_word_boundaries() -> None:
         assert "ORD-2024-0042" in out or "ORD" not in out, out
 
 
+def test_compress_segments_chinese_only_where_it_cuts() -> None:
+    """jieba takes a second to load: a snippet cut in its Latin part, or short enough, never loads it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; from memory.extract import compress; "
+            "compress('我们周末去爬香山了。 ' + 'and then we walked home along the river ' * 20); "
+            "print('jieba' in sys.modules); compress('English first, ' * 3 + '我们周末去爬香山了，风景很好' * 20); "
+            "print('jieba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]
+
+
 def test_compress_counts_cjk_characters_against_their_own_limit() -> None:
     text = "用户喜欢喝咖啡。" * 30
     out = compress(text, limit_latin=300, limit_cjk=150)

@@ -22,15 +22,13 @@ def _weight(text: str, ratio: float) -> float:
 
 
 def _atoms(text: str) -> list[str]:
-    """Uncuttable pieces: Latin words and numbers whole, Chinese runs as jieba words, spaces, punctuation."""
-    atoms: list[str] = []
-    for m in _ATOM.finditer(text):
-        piece = m.group()
-        if HAN_CHAR.match(piece):
-            atoms.extend(jieba_module().lcut(piece))
-        else:
-            atoms.append(piece)
-    return atoms
+    """Uncuttable pieces: Latin words and numbers whole, Chinese runs whole (see `_words`), spaces, punctuation."""
+    return _ATOM.findall(text)
+
+
+def _words(run: str) -> list[str]:
+    """A Chinese run as jieba words: only the run a cut falls in is segmented (loading jieba takes a second)."""
+    return jieba_module().lcut(run)
 
 
 def compress(text: str, limit_latin: int = 300, limit_cjk: int = 150) -> str:
@@ -41,22 +39,32 @@ def compress(text: str, limit_latin: int = 300, limit_cjk: int = 150) -> str:
         return text
     budget = limit_latin - 1  # room for the ellipsis
     used, cut, sentence_cut, clause_cut = 0.0, 0, 0, 0
+    weight_at: dict[int, float] = {0: 0.0}  # length of the first n atoms (where a sentence or clause ends)
     atoms = _atoms(text)
-    for i, atom in enumerate(atoms):
-        used += _weight(atom, ratio)
+    i = 0
+    while i < len(atoms):
+        atom = atoms[i]
+        weight = _weight(atom, ratio)
+        if used + weight > budget and len(atom) > 1 and HAN_CHAR.match(atom):
+            atoms[i : i + 1] = _words(atom)  # the cut falls in this run: at a word boundary inside it
+            atom = atoms[i]
+            weight = _weight(atom, ratio)
+        used += weight
         if used > budget:
             break
         cut = i + 1
+        weight_at[cut] = used
         next_is_space = i + 1 == len(atoms) or atoms[i + 1].isspace()
         if atom in _CJK_SENTENCE_END or (atom in _LATIN_SENTENCE_END and next_is_space):
             sentence_cut = cut
         elif atom in _CLAUSE_END:
             clause_cut = cut
+        i += 1
     if cut == 0:
         return _hard_cut(text, budget, ratio) + "…"
-    if sentence_cut and sentence_cut * 2 >= cut:
+    if sentence_cut and weight_at[sentence_cut] * 2 >= weight_at[cut]:  # a whole sentence, if it keeps half the room
         return "".join(atoms[:sentence_cut]).strip()
-    end = clause_cut if clause_cut and clause_cut * 3 >= cut * 2 else cut
+    end = clause_cut if clause_cut and weight_at[clause_cut] * 3 >= weight_at[cut] * 2 else cut
     return "".join(atoms[:end]).rstrip(" ,;:，；：、-") + "…"
 
 
