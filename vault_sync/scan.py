@@ -170,10 +170,13 @@ def read_note(file: VaultFile, max_bytes: int = MAX_NOTE_BYTES) -> NoteText:
                         f"{file.rel_path}: invalid UTF-8 at byte {exc.start}; undecodable bytes shown as �")
 
 
+_CONTROL_BYTES = bytes(b for b in range(32) if b < 9 or 13 < b)
+
+
 def _looks_binary(head: bytes) -> bool:
     if b"\x00" in head:
         return True
     if not head:
         return False
-    control = sum(1 for b in head if b < 9 or 13 < b < 32)
+    control = len(head) - len(head.translate(None, _CONTROL_BYTES))
     return control / len(head) > 0.1

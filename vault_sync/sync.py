@@ -326,12 +326,12 @@ class VaultIndexer:
             self._note_failed(file, exc, report)
             return
         changes.vectors_later = True
-        group.notes.append((file, note, current, changes, links))
+        group.add(file, note, current, changes, links)
 
     def _apply_group(self, group: "_Group", report: SyncReport) -> None:
         """Store a group of prepared notes in one transaction (vector-pending); should that fail for any
         reason but the store or the disk, each note is prepared and stored again on its own."""
-        notes, group.notes, group.timelines = group.notes, [], {}
+        notes = group.take()
         if not notes:
             return
         try:
@@ -351,7 +351,7 @@ class VaultIndexer:
         report.links += sum(links for *_, links in notes)
 
     def _apply_group_alone(self, group: "_Group", report: SyncReport) -> None:
-        notes, group.notes, group.timelines = group.notes, [], {}
+        notes = group.take()
         for file, _, _, changes, links in notes:
             try:
                 report.entities += self._apply(changes, report).entities
@@ -566,9 +566,19 @@ class _Group:
     notes: list[tuple[VaultFile, NoteText, StoredNote | None, Changes, int]] = field(default_factory=list)
     timelines: dict = field(default_factory=dict)
 
+    memories: int = 0
+
+    def add(self, file: VaultFile, note: NoteText, current: StoredNote | None, changes: Changes, links: int) -> None:
+        self.notes.append((file, note, current, changes, links))
+        self.memories += len(changes.memories)
+
+    def take(self) -> list[tuple[VaultFile, NoteText, StoredNote | None, Changes, int]]:
+        """The prepared notes, leaving the group empty."""
+        notes, self.notes, self.timelines, self.memories = self.notes, [], {}, 0
+        return notes
+
     def full(self) -> bool:
-        return (len(self.notes) >= GROUP_NOTES
-                or sum(len(changes.memories) for *_, changes, _ in self.notes) >= GROUP_MEMORIES)
+        return len(self.notes) >= GROUP_NOTES or self.memories >= GROUP_MEMORIES
 
 
 def _keep(kept: dict[str, list[int]], text: str, line_start: int, line_end: int, changes: Changes) -> bool:
