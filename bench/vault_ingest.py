@@ -205,6 +205,8 @@ def main() -> None:
     parser.add_argument("--notes", type=int, default=None, help="ingest only the first N notes of that vault")
     parser.add_argument("--baseline", action="store_true", help="also ingest through the per-note path")
     parser.add_argument("--ingest-only", action="store_true", help="skip re-ingest, edit latency and wikilinks")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="copy the ingested store's home here (e.g. for bench/cold_start.py --home)")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f}", file=sys.stderr)
     embedder = make_embedder(args.embedder)
@@ -216,6 +218,8 @@ def main() -> None:
         if args.baseline:
             runs.append(("baseline: per-note", isolated(hub, scratch / "home-per-note", args.embedder, True)))
         loads = os.getloadavg()
+        if args.keep:
+            shutil.copytree(scratch / "home-hub", args.keep)
         print_ingests(runs, args.vault)
         print(f"\nload average (1, 5, 15 min) after the ingests: {loads[0]:.2f}, {loads[1]:.2f}, {loads[2]:.2f}")
         if args.ingest_only:

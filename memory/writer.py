@@ -12,7 +12,6 @@ from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor
-from .extract.attributes import statement_topics
 from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
@@ -88,7 +87,7 @@ class MessageWriter:
             window = context.get(msg.session_id)
             if window is None:
                 window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
-            topics = statement_topics(text) if msg.role == "user" else []  # its questions are skipped
+            topics = _statement_topics(text) if msg.role == "user" else []  # its questions are skipped
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
                                               [t for tokens in window for t in tokens] + topic_tokens(topics)))
             window.append(self.write_path.tokenize(speaker_text))
@@ -201,3 +200,10 @@ def _dated(content: str, began: datetime) -> str:
 def topic_tokens(topics: list[tuple[str, bool]]) -> list[str]:
     """Search tokens that mark a user's statement about an attribute ("§home_location", "§pet~no")."""
     return [f"§{name}~no" if negated else f"§{name}" for name, negated in topics]
+
+
+def _statement_topics(text: str) -> list[tuple[str, bool]]:
+    """`attributes.statement_topics`, imported when a message is written (a recall never compiles its rules)."""
+    from .extract.attributes import statement_topics
+
+    return statement_topics(text)

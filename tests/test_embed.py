@@ -182,3 +182,11 @@ def test_a_link_is_read_for_its_text_not_its_target(local):
     plain = "Links: GitHub repository or Open in Obsidian, notes at example.org"
     vectors = local.embed([with_targets, plain])
     assert cosines(vectors[:1], vectors[1:])[0] > 0.9999
+
+
+def test_recalling_compiles_no_extraction_rules():
+    """The statement rules (`facts`, `attributes`: some hundred patterns) are for writing, not recalling."""
+    loaded = _modules_after("import memory.__main__, memory.engram, memory.recall")
+    assert not {"memory.extract.facts", "memory.extract.attributes"} & loaded
+    writing = _modules_after("from memory.extract import Extractor; Extractor().memories('I moved to Leeds.')")
+    assert {"memory.extract.facts", "memory.extract.attributes"} <= writing

@@ -11,12 +11,20 @@ from typing import Iterable
 from ..model import ExtractedEntity, ExtractedMemory
 from .compress import compress
 from .entities import KnownNames, find_entities, prefetch_entities
-from .facts import find_statements, is_question, to_memories
 from .search_tokens import tokenize_for_search
 
 __all__ = ["Extractor", "compress", "is_question", "prefetch_entities", "tokenize_for_search"]
 
 
+def is_question(text: str) -> bool:
+    """Whether a message asks rather than tells (see `facts.is_question`)."""
+    from .facts import is_question as asks
+
+    return asks(text)
+
+
+# `facts` (and the attribute lexicons it uses) compile some hundred patterns: a command that only recalls
+# never imports them.
 PIECE_CHARS = 50_000  # spaCy refuses texts over 1,000,000 characters and slows down long before
 NER_CHARS = 100_000  # statistical NER reads this much of a long text
 FACT_CHARS = 200_000
@@ -79,6 +87,8 @@ class Extractor:
             return []
         if len(text) > FACT_CHARS:
             text = text[: pieces(text, FACT_CHARS)[0][1]]
+        from .facts import find_statements, to_memories
+
         text = text.replace("’", "'").replace("‘", "'")
         found = find_statements(text, at)
         return to_memories(found, self.entities(text)) if found else []

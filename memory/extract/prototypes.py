@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..embed_cache import cached_embeddings
 from .han import HAN_CHAR
 
 __all__ = ["PROTOTYPES", "PrototypeClassifier", "Thresholds"]
@@ -116,7 +117,7 @@ class PrototypeClassifier:
         name = self.embedder.name
         if name not in self._cache:
             texts = [t for ex in PROTOTYPES.values() for t in (*ex.statements, *ex.questions)]
-            matrix = np.asarray(self.embedder.embed(texts), dtype=np.float32)
+            matrix = cached_embeddings(self.embedder, texts)
             out, row = {}, 0
             for attribute, ex in PROTOTYPES.items():
                 s, q = len(ex.statements), len(ex.questions)
