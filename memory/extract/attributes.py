@@ -449,8 +449,10 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     about the attribute answers it), not what the value is. Every first-person statement is also marked
     `said` (with whether it only negates): recall classes those by meaning when no lexicon names them."""
     text = _told(text)
-    if not text or not (_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip())
-                        or any(VERB_FIRST.match(s.strip()) for s in re.split(r"(?<=[.!;])\s+", text))):
+    if not text:
+        return []
+    own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
+    if not own and not any(VERB_FIRST.match(s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)):
         return []
     found: dict[str, bool] = {}
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
@@ -462,6 +464,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             named.discard("hobby")
         for name in named:
             found[name] = found.get(name, True) and negated
+    if not own:  # "Replaced the Pixel with a Galaxy": its class by its nouns, but no statement to class by meaning
+        return list(found.items())
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)
     return list(found.items())
