@@ -148,7 +148,7 @@ SLOTS: tuple[Slot, ...] = (
         cues_en=_words("hobby hobbies pastime free"),
         cues_zh=_words("爱好 兴趣 业余 闲下来 空闲 有空的时候 消遣 休闲"),
         cue_phrases=("spare time", "free time", "for fun", "on saturdays", "on sundays", "at weekends", "on weekends",
-                     "at the weekend", "on the weekend", "after work", "evenings"),
+                     "at the weekend", "on the weekend"),
         templates={"hobby": Template("User's hobby is {v}.", "用户的爱好是{v}。")},
         aliases=("hobbies", "pastime", "爱好", "兴趣爱好"),
     ),

@@ -134,8 +134,8 @@ class Switch(tuple):
         return self[1]
 
 
-_SWAP_VERBS = (r"swapped|swap|switched|switch|traded|exchanged|replaced|ditched|dropped|changed|upgraded|downgraded"
-               r"|moved on|gone over|went over|gone|went|moved|chucked|binned|gave up|given up|left|quit")
+_SWAP_VERBS = (r"swapped|swap|switched|switch|traded|exchanged|replaced|ditched|dropped|upgraded|downgraded"
+               r"|moved on|gone over|went over|chucked|binned|gave up|given up")
 _I = r"(?:(?:i|we)\s+(?:(?:have|had|just|recently|finally|now|also|then|since|eventually)\s+)*)?"
 _EN_SWITCHES = [
     # "swapped the builder's tea for green tea", "replaced the Pixel with a Galaxy", "ditched X in favour of Y"
