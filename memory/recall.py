@@ -322,10 +322,13 @@ def _graph_hop(graph, ranked: list[Candidate], as_of: datetime, filters: Filters
 
 
 def _collapse_turns(index: HybridIndex, ranked: list[Candidate]) -> list[Candidate]:
-    """A chat turn and a memory distilled from it count once: the memory stays."""
+    """A chat turn and a memory distilled from it count once: the memory stays, unless the turn is the rule's
+    answer and the memory is not (a turn that states a new job may also yield a fact about something else)."""
     kinds = [index.turn_and_event(c.memory_id) for c in ranked]
-    distilled = {event for is_turn, event in kinds if not is_turn and event >= 0}
-    return [c for c, (is_turn, event) in zip(ranked, kinds) if not (is_turn and event in distilled)]
+    answered = {event for c, (is_turn, event) in zip(ranked, kinds) if is_turn and c.rule and event >= 0}
+    distilled = {event for c, (is_turn, event) in zip(ranked, kinds) if not is_turn and event >= 0 and (c.rule or event not in answered)}
+    return [c for c, (is_turn, event) in zip(ranked, kinds)
+            if not (is_turn and event in distilled) and not (not is_turn and not c.rule and event in answered)]
 
 
 def _insert_history(parts: RecallParts, results: list[Recollection], history: list[MemoryUnit],

@@ -75,7 +75,7 @@ def test_commute_statements_are_marked_and_their_negations_too():
 def test_a_date_belongs_to_its_own_clause_unless_the_clause_is_only_a_date():
     written = datetime(2025, 2, 20, tzinfo=timezone.utc)
     found = find_statements("豆豆上个月走了，现在家里养了一只柯基，叫馒头。", written)
-    assert [(f.content, f.began) for f in found] == [("用户养了柯基。", None)]
+    assert [(f.content, f.began) for f in found] == [("用户养了一只柯基，叫馒头。", None)]
     moved = find_statements("Two weeks ago, I relocated to Rotterdam.", written)
     assert moved[0].began == datetime(2025, 2, 6, tzinfo=timezone.utc)
 

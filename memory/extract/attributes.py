@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["AttributeFact", "JOB_WORDS", "resolve"]
+from .value_types import acquired, held_classes, now_it_is, switch, value_class
+
+__all__ = ["AttributeFact", "JOB_WORDS", "VERB_FIRST", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,13 @@ JOB_WORDS = (
 _JOB_SINGLE = {w for w in " ".join(JOB_WORDS).split() if len(w) > 2}
 _JOB = (r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
         + r"|\w+(?:ist|ologist|ician|eer|grapher|smith|wright|monger))s?")
-_ZH_JOB = (r"[\u4e00-\u9fff]{0,6}(?:工程师|设计师|老师|教师|医生|护士|律师|会计|程序员|经理|记者|厨师|司机|研究员|"
+_ZH_JOB = (r"[\u4e00-\u9fff]{0,6}?(?:工程师|设计师|老师|教师|医生|护士|律师|会计|程序员|经理|记者|厨师|司机|研究员|"
            r"科学家|建筑师|作家|翻译|销售|分析师|顾问|警察|演员|编辑|文案|柜员|店员|主管|总监|教授|学生|实习生|"
-           r"产品经理|运营|咨询师|药剂师|兽医|飞行员|摄影师|插画师|主播|保安|快递员|公务员|导游|消防员|自由职业者)")
+           r"产品经理|运营|咨询师|药剂师|兽医|飞行员|摄影师|插画师|主播|保安|快递员|公务员|导游|消防员|自由职业者"
+           # the families: …师, …员, …家, …手, …工, …官, and trades named by their work
+           r"|[\u4e00-\u9fff]{1,4}(?:师|员|家|手|官|工人|技工|专员|助理|代表|顾问|主任|博士后)"
+           r"|策划|设计|开发|测试|前端|后端|产品|客服|人事|行政|财务|出纳|采购|外贸|电商|市场|公关|审计|精算|博士后"
+           r"|自由撰稿人|撰稿人|全职妈妈|全职爸爸|家庭主妇|个体户|老板|店主|创业者|网红|博主|UP主|自媒体)")
 _PET = (r"(?:[a-z-]+\s+){0,2}?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|bird|fish"
         r"|goldfish|tortoise|turtle|gecko|lizard|snake|ferret|horse|pony|retriever|terrier|labrador|poodle|beagle"
         r"|spaniel|collie|shepherd|dachshund|pug|husky|chihuahua)s?")
@@ -62,6 +68,8 @@ _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electri
                r"|drums|drum kit|flute|clarinet|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica"
                r"|oboe|bassoon|french horn|tuba|recorder)")
 _DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
+_DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
+               r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
 _HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
 _CAR_BRANDS = (r"(?:Toyota|Honda|Tesla|Ford|BMW|Audi|Volkswagen|VW|Kia|Hyundai|Volvo|Mazda|Subaru|Nissan|Renault"
                r"|Peugeot|Citro[eë]n|Fiat|Skoda|Škoda|Mercedes(?:-Benz)?|Porsche|Jeep|Mini|Polestar|BYD|Chevrolet|Chevy"
@@ -83,6 +91,26 @@ _ZI = r"(?:我们|我)"
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- negations: they close a value -----------------------------------------------------
     _en("home_stop", rf"{_I}\s+{_HAVE}(?:moved|moved out)\s+(?:away\s+)?(?:out\s+)?of\s+(?P<v>.+?)"),
+    _en("home_stop", rf"{_I}\s*(?:{_BE}|was|were)\s+(?:not|no longer)\s+(?:living\s+|based\s+)?in\s+(?P<v>{_NAME})(?:\s+any\s?(?:more|longer))?{_TAIL}"),
+    _en("partner_stop", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+(?:are|were)\s+(?:not|no longer)\s+(?:together|a couple|an item|seeing each other){_TAIL}"),
+    _en("partner_stop", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+{_HAVE}(?:split up|split|broke up|separated|divorced|called it quits"
+                        rf"|parted ways|went our separate ways|ended things){_TAIL}"),
+    _en("partner_stop", rf"(?:i|we)\s+{_HAVE}(?:split up|broke up|separated|divorced|called it quits|parted ways|ended things)(?P<v>){_TAIL}"),
+    _en("pet_stop", rf"(?P<v>{_CAP}\w+)\s+(?:is|was)\s+(?:no longer with us|not with us any\s?more|put down|put to sleep)"
+                    rf"|(?P<v2>{_CAP}\w+)\s+(?:had to be put down|crossed the rainbow bridge){_TAIL}"),
+    _en("pet_stop", rf"(?:i|we)\s+{_HAVE}(?:lost|had to rehome|rehomed|had to give up|gave away|given away)\s+"
+                    rf"(?:(?:our|my)\s+(?:[a-z]+\s+)?)?(?P<v>{_PET}|{_CAP}\w+){_TAIL}"),
+    _en("employer_stop", rf"i\s*{_BE}\s+(?:not|no longer)\s+(?:at|with|working at|working for|employed by)\s+(?P<v>{_NAME})"
+                         rf"(?:\s+any\s?(?:more|longer))?{_TAIL}"),
+    _en("employer_stop", rf"(?P<v>{_NAME})\s+(?:let me go|made me redundant|laid me off|fired me|sacked me){_TAIL}"),
+    _en("employer_stop", rf"i\s+(?:was|got|have been)\s+(?:laid off|made redundant|let go|fired|sacked)\s+(?:from|by)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("diet_stop", rf"i\s*{_BE}\s+not\s+(?:a\s+)?(?P<v>{_DIET})\s+(?:any\s?more|any longer){_TAIL}"),
+    _en("drink_stop", rf"i\s+{_HAVE}(?:quit|gave up|given up|cut out|kicked|ditched|stopped|dropped|cut back on)\s+"
+                      rf"(?P<v>{_DRINK_NOUN})(?:\s+(?:entirely|completely|altogether|for good|for now))?"),
+    _en("drink_stop", rf"i\s*{_BE}\s+(?:off|done with)\s+(?P<v>{_DRINK_NOUN})(?:\s+(?:entirely|completely|altogether|for good|for now))?"),
+    _en("occupation_stop", rf"i\s+(?:do not|no longer)\s+(?P<v>\w+)\s+(?:professionally|for a living|for work)(?:\s+any\s?(?:more|longer))?{_TAIL}"),
+    _en("occupation_stop", rf"i\s*{_BE}\s+not\s+(?:a|an)\s+(?P<v>{_JOB})\s+(?:any\s?more|any longer){_TAIL}"),
+    _en("instrument_stop", rf"i\s+(?:have not|had not)\s+(?:played|touched|picked up)\s+{_INSTRUMENT}\s+(?:in|for)\s+.+"),
     _en("employer_stop", rf"i\s+{_HAVE}(?:left|quit|resigned from)\s+(?:my\s+(?:job|role|position)\s+(?:at|with)\s+)?(?P<v>{_NAME}){_TAIL}"),
     _en("occupation_stop", rf"i\s*{_BE}\s+no longer\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
     _en("occupation_stop", rf"i\s+{_HAVE}(?:quit|stopped|gave up)\s+(?:being|working as)\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
@@ -154,13 +182,34 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?!as\b|at\b|with\b|work)(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
     _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
+    # --- more ways of saying a value ---------------------------------------------------------
+    _en("partner", rf"i\s*{_BE}\s+{_ADV}(?:seeing|dating|with|going out with)\s+(?:(?:a|an|this)\s+(?:[\w-]+\s+){{0,2}}?"
+                   rf"(?:woman|man|girl|guy|lad|lady|bloke|person|someone)\s+)?(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"i\s+{_HAVE}been\s+(?:seeing|dating|with|going out with|together with)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"i\s*{_BE}\s+{_ADV}in a relationship with\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+(?:are|got)\s+(?:now\s+)?(?:together|dating|engaged|married|an item){_TAIL}"),
+    _en("employer_join", rf"i\s+{_HAVE}accepted\s+(?:an?\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_join", rf"(?P<v>{_NAME})\s+(?:took me on|hired me|offered me a job|snapped me up|picked me up|gave me a job){_TAIL}"),
+    _en("employer", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:at|with)\s+(?P<v>{_NAME})\s+(?:on|in)\s+(?:the\s+)?[\w-]+\s+(?:team|department|desk){_TAIL}"),
+    _en("employer", rf"i\s*{_BE}\s+{_ADV}on the payroll (?:at|of)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("home_move", rf"{_I}\s+{_HAVE}signed\s+(?:the|a|our)\s+(?:lease|contract|tenancy|mortgage)\s+(?:on|for)\s+{_ART}"
+                     rf"(?:new\s+)?(?:place|flat|house|apartment|home|cottage|studio)\s+in\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("home", rf"(?:(?:my|our)\s+)?home\s+(?:has been|is now|is)\s+(?:a\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:in|outside|near|just outside)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("home", rf"{_I}\s*{_BE}\s+(?:now\s+)?(?:in|living in)\s+(?P<v>{_NAME})\s+(?:now|these days|nowadays){_TAIL}"),
+    _en("job_does", rf"i\s+{_ADV}(?P<v>(?:teach|nurse|coach|tutor|lecture|program|code|cook|drive|design|edit|translate)\s+.+)"),
+    _en("occupation", rf"i\s+(?:make|earn)\s+(?:my|a)\s+living\s+as\s+(?:a|an)?\s*(?P<v>.+?)"),
+    _en("pet", rf"{_I}\s+{_HAVE}(?:have|got|have got|adopted|rescued)\s+(?:a pair of|a couple of|two|three|four|\d+)\s+"
+               rf"(?P<kind>{_PET})(?:\s+now)?,?\s+(?P<v>{_CAP}\w+(?:\s+and\s+{_CAP}\w+)?){_TAIL}"),
     # --- Chinese ----------------------------------------------------------------------------
     _zh("home_stop", rf"{_ZI}{_ZADV}(?:从(?P<v>.+?)搬走了?|搬离了?(?P<v2>.+?))"),
+    _zh("home_stop", rf"{_ZI}{_ZADV}(?:不再|不|没再|没有再)(?:在(?P<v>.{{1,8}}?)(?:住|生活|待|呆)|住在?(?P<v2>.{{1,8}}?))了"),
+    _zh("occupation_stop", rf"我{_ZADV}(?:不再|不|没再)(?:当|做|干)(?P<v>{_ZH_JOB}|.{{1,6}}?)了?"),
+    _zh("occupation_stop", rf"我{_ZADV}(?:不再|不)(?P<v>写代码|编程|教书|行医|开出租|送外卖|跑外卖|做设计|上班)了?"),
     _zh("employer_stop", rf"我{_ZADV}(?:从(?P<v>.+?)(?:离职|辞职)了?|辞掉了(?P<v2>.+?)的工作)"),
     _zh("diet_stop", rf"我{_ZADV}(?:不再吃素|不吃素了|又开始吃肉了?|开始吃肉了?)"),
     _zh("pet_stop", rf"我{_ZADV}(?:不再养|没有再养|已经不养)(?P<v>.+?)了?"),
     _zh("pet_stop", rf"(?:把|将)(?P<v>.{{1,6}}?)(?:送人了|送给了.+|送走了)"),
-    _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>.{{1,6}}?)(?:分手了|离婚了|分开了)"),
+    _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>.{{1,6}}?)(?:已经)?(?:分手了|离婚了|分开了|分了|掰了)"),
     _zh("job_at", rf"{_ZI}{_ZADV}在(?P<v>.{{2,20}}?)(?:当|做|担任|干)(?P<role>.{{1,12}}?)了?"),
     _zh("employer_join", rf"我{_ZADV}(?:跳槽到了?|跳槽去了?|换到|转到|调到|跳到|入职了?|加入了?)(?P<v>.+?)(?:工作|上班)?了?"),
     _zh("employer", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习)了?"),
@@ -179,15 +228,20 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?(?:大学|学院|学校|夜校|中学|小学))(?:的.{{1,8}}?)?(?:学习|学|上课|进修|读).*"),
+    _zh("occupation", rf"{_ZI}{_ZADV}(?:自己)?(?:开了|开)(?:一家|一间|家|间|个|一个)(?P<v>.{{1,10}}?(?:店|馆|铺|公司|工作室|餐厅|诊所|民宿|超市))"),
     _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开)(?P<v>.{{2,20}}?)"),
     _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学(?![校院堂生]))(?P<v>.+?)"),
+    _zh("home_move", rf"{_ZI}{_ZADV}(?:举家|全家|一家人)?(?:迁到了|迁到|迁居|移居到?|搬回了?|回到了?)(?P<v>.+?)(?:定居|生活|住)?了?"),
+    _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居)了?.*"),
 ]
 
 _TRAIL_EN = re.compile(
     r"\s+(?:now|nowadays|these days|at the moment|right now|instead|too|as well|again|already|anymore|any more"
     r"|full[- ]time|part[- ]time|since .+|for (?:about |over |nearly |almost )?(?:\d+|a|an|one|two|three|four|five"
     r"|six|seven|eight|nine|ten|a few|several|many) (?:days?|weeks?|months?|years?).*|last .+|this .+|next .+"
-    r"|a few .+|ago|with .+|because .+|so .+|after .+|before .+|which .+|where .+|who .+|but .+|instead of .+)$", re.I)
+    r"|a few .+|ago|with .+|because .+|so .+|after .+|before .+|which .+|where .+|who .+|but .+|instead of .+"
+    r"|to (?:replace|save|get|make|help|be|keep|cut) .+|and (?:i|we|love|loving|it|it's|have|am|are)\b.*"
+    r"|in (?:the )?(?:spring|summer|autumn|fall|winter)\b.*)$", re.I)
 _TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上班|一直|现在|目前"
                        r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍))+$")
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|家|所|个)")
@@ -208,11 +262,52 @@ def _clean(value: str, lang: str) -> str:
     return value.strip(" \t.,!;:'\"。！，；：、")
 
 
+# The kind of statement a switch to a new value of each class is stored as.
+_SWITCH_KINDS = {"drink_preference": "drink_switch", "instrument": "instrument", "car": "car", "diet": "diet",
+                 "hobby": "hobby", "home_location": "home_move", "employer": "employer_join", "school": "school",
+                 "occupation": "occupation", "pet": "pet", "phone_model": "phone_model", "partner": "partner",
+                 "commute": "commute"}
+_GENERIC_THING = re.compile(r"^(?:(?:new|old|mobile|smart)\s*)?(?:phone|car|vehicle|instrument|手机|车|汽车|新车|乐器)$", re.I)
+_MOVE_VERB = re.compile(r"\b(?:moved|relocated|went|gone|packed up)\b|搬", re.I)
+
+
+def _switched(body: str, lang: str, loose: bool = False) -> list[AttributeFact]:
+    """A switch whose values say their class ("ditched the piano for the drums" → instrument: drums)."""
+    found = switch(body, loose)
+    if found is None or re.match(r"(?:i|we)\b", found.new, re.I):
+        return []  # "I drink rooibos instead of coffee" is read by the drink rule
+    new = _clean(found.new, lang)
+    if not new or new.lower() in _NOT_VALUES or len(new) > 60:
+        return []
+    attribute = value_class(new) or value_class(found.old)
+    if attribute is None and _MOVE_VERB.search(body) and re.match(rf"{_CAP}", new):
+        attribute = "home_location"
+    kind = _SWITCH_KINDS.get(attribute or "")
+    return [AttributeFact(kind, new)] if kind else []
+
+
+def _acquired(body: str, lang: str) -> list[AttributeFact]:
+    """A thing got or bought that is a value of a class by what it is: a phone, a car, an instrument."""
+    thing = acquired(body)
+    if not thing:
+        return []
+    attribute = value_class(body[: len(body) - len(thing)][-2:] + thing if lang == "zh" else thing)
+    value = _clean(thing, lang)
+    if attribute not in ("phone_model", "car", "instrument") or not value or len(value) > 40 or _GENERIC_THING.match(value):
+        return []
+    return [AttributeFact(_SWITCH_KINDS[attribute], value)]
+
+
 def resolve(clause: str) -> list[AttributeFact]:
     """The attribute facts a first-person clause states (empty when it states none we know)."""
     body = clause.strip().rstrip(".!。！")
     lang = "zh" if re.search(r"[\u4e00-\u9fff]", body) else "en"
+    switched = _switched(body, lang)
+    if switched:
+        return switched
     for kind, pattern in _RULES:
+        if kind == "hobby" and _NOT_HOBBY.search(body):
+            continue
         if (lang == "zh") != (pattern.flags & re.I == 0):
             continue
         m = pattern.match(body)
@@ -220,6 +315,11 @@ def resolve(clause: str) -> list[AttributeFact]:
             continue
         groups = m.groupdict()
         raw = groups.get("v") or groups.get("v2") or ""
+        if kind == "partner_stop" and not raw:
+            raw = "their partner"
+        if kind == "job_does":
+            verb, _, rest = raw.partition(" ")
+            raw = (verb[:-1] if verb.endswith("e") else verb) + "ing " + rest  # "teach maths" → "teaching maths"
         if kind == "diet_stop" and not raw:
             raw = "吃素"
         if kind == "diet" and not raw and lang == "zh":
@@ -230,6 +330,8 @@ def resolve(clause: str) -> list[AttributeFact]:
         facts = []
         if kind == "job_at" and re.search(r"student|学生|研究生|本科生|博士生", groups.get("role") or ""):
             return [AttributeFact("school", value)]
+        if kind in ("employer", "employer_join") and value_class(value) == "school":
+            return [AttributeFact("school", value)]  # "转到中山大学", "started at Exeter University"
         if kind == "job_at":
             role = _clean(groups.get("role") or "", lang)
             if role and role.lower() not in _NOT_VALUES:
@@ -239,7 +341,17 @@ def resolve(clause: str) -> list[AttributeFact]:
         if kind == "pet" and groups.get("kind"):
             return [AttributeFact("pet", value, _clean(groups["kind"], lang))]
         return [AttributeFact(kind, value)]
-    return []
+    return _switched(body, lang, loose=True) or _acquired(body, lang) or _now_it_is(body, lang)
+
+
+def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
+    """"it's hibiscus tea for me now": a value whose class its nouns say."""
+    thing = now_it_is(body) if lang == "en" else None
+    value = _clean(thing or "", lang)
+    attribute = value_class(value) if value else None
+    if not attribute or attribute not in _SWITCH_KINDS or len(value) > 40 or _GENERIC_THING.match(value):
+        return []
+    return [AttributeFact(_SWITCH_KINDS[attribute], value)]
 
 
 # --- which attributes a first-person statement is about (for ranking, not for values) ----------------
@@ -248,8 +360,20 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|现在|最近|如今|目前|后来)[，,]?)?"
-    r"(?:也|都|又|就|已经|终于|刚刚?|才|还)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
-    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|不再|在学|当上|成了)")
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|不再|在学|当上|成了|开了一家|迁到|改坐|改骑)"
+    # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
+    r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
+    r"|送走了|没了|不喝了|不开了|退了|不干了)")
+# English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
+VERB_FIRST = re.compile(
+    r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
+    r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
+    r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
+    r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
+    r"|exchanged|leased|ordered|split|broke up|moving)\b", re.I)
+# "taking the train to work" is a commute, not a hobby
+_NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
 # A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
 _RETROSPECTIVE = re.compile(
     r"\b(?:used to|my (?:first|old|previous|former) \w+|back (?:when|then|in)|when i was|years ago|as a kid"
@@ -272,14 +396,14 @@ _CHANGE = re.compile(
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房"),
+                      r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家"),
     "employer": (r"\b(?:work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b)|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|position (?:at|with)|role (?:at|with)|company went)\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司"),
     "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b",
-                   r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了"
+                   r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)"),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
@@ -287,14 +411,15 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                          r"|espresso|americano|matcha)\b",
                          r"喝|改喝|咖啡|奶茶|气泡水"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)"
-                r"|broke up|divorced)\b",
-                r"嫁给|娶了|结婚|离婚|分手|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人"),
+                r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called)"
+                r"|been with|in a relationship)\b",
+                r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
             r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
             r"|passed away|rehomed)\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
-    "school": (r"\b(?:study(?:ing)? at|studies at|student at|enrolled|transferred|accepted (?:to|at|into)|started (?:uni|college)"
+    "school": (r"\b(?:study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|transferred|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
@@ -324,15 +449,23 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     about the attribute answers it), not what the value is. Every first-person statement is also marked
     `said` (with whether it only negates): recall classes those by meaning when no lexicon names them."""
     text = _told(text)
-    if not text or not (_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip())):
+    if not text:
+        return []
+    own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
+    if not own and not any(VERB_FIRST.match(s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)):
         return []
     found: dict[str, bool] = {}
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
     for clause, negated in zip(clauses, negations):
-        for name, (en, zh) in _CUE_PATTERNS.items():
-            if en.search(clause) or zh.search(clause):
-                found[name] = found.get(name, True) and negated
+        named = {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
+        named |= set(held_classes(clause))
+        if _NOT_HOBBY.search(clause):
+            named.discard("hobby")
+        for name in named:
+            found[name] = found.get(name, True) and negated
+    if not own:  # "Replaced the Pixel with a Galaxy": its class by its nouns, but no statement to class by meaning
+        return list(found.items())
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)
     return list(found.items())

@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, TEMPLATES
 from .compress import compress
-from .attributes import AttributeFact
+from .attributes import VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
@@ -22,6 +22,7 @@ _SENTENCE = re.compile(rf"[^\n!?。！？]+?(?:[!?。！？]+|{_NOT_AFTER_ABBREV
 _CLAUSE_SEP = re.compile(
     r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
     r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
+    r"(?!i\s+(?:are|were|aren't|weren't|have been together|got (?:married|engaged|together))\b)"
     r"|\s+(?:and|but)\s+(?=(?:got|bought|adopted|moved|started|switched|joined|took|signed)\b)"
     r"|而且|并且|但是|不过|可是|所以|然后",
     re.I,
@@ -33,7 +34,7 @@ _FILLER_EN = re.compile(
 )
 _FILLER_ZH = re.compile(
     r"^(?:其实|另外|还有|对了|顺便说一下|顺便说|顺便|嗯+|哦+|啊|好的|好吧|而且|并且|但是|不过|然后|所以|那么"
-    r"|现在|最近|目前|平时|以后|从今天起|今天开始|话说|说起来|告诉你|跟你说|你好|您好|哈喽|嗨)+"
+    r"|现在|最近|目前|如今|眼下|近来|这阵子|这段时间|平时|以后|从今天起|今天开始|话说|说起来|告诉你|跟你说|你好|您好|哈喽|嗨)+"
 )
 _REMEMBER_EN = re.compile(
     r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
@@ -468,11 +469,10 @@ def _is_strong_trigger(trigger: str, sentence: str, clause_end: int) -> bool:
     return sentence[clause_end:].lstrip().startswith((":", "："))
 
 
+_NAMED_AFTER_COMMA = re.compile(r"((?:一只|一条|一匹|一头|只|条)[\u4e00-\u9fff]{1,4})[，,](叫|名叫|名字叫)")
+_ZH_LATE_SUBJECT = re.compile(r"^((?:(?![他她你它我])[\u4e00-\u9fff\d]){1,6}?)(?=我)")
 _ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们", "我")
-_VERB_FIRST = re.compile(
-    r"^(?:moved|relocated|started|began|switched|changed|joined|quit|left|got|bought|adopted|gave|upgraded"
-    r"|transferred|retrained|took up|taken up|finished|graduated|married|became|landed|accepted|enrolled"
-    r"|signed up|traded|swapped|sold)\b", re.I)
+_VERB_FIRST = VERB_FIRST
 _CONTRACTIONS = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"), (r"\bi'll\b", "I will"),
     (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"), (r"\bwe'd\b", "we would"),
@@ -497,9 +497,14 @@ def _began(text: str, at: datetime | None) -> datetime | None:
         return None
     for mention in find_dates(text, at):
         start = mention.period.start
+        if mention.period.end is not None and mention.period.end > at and not _FROM_DATE.search(text):
+            continue  # "this year": the change fell somewhere in the period, not at its start
         if start <= at:
             return start
     return None
+
+
+_FROM_DATE = re.compile(r"\b(?:since|as of|from|starting|ever since)\b|自|从|起", re.I)
 
 
 def _without_dates(clause: str, at: datetime | None) -> str:
@@ -537,6 +542,7 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
     """Memories from one sentence: rule matches per clause, plus remembered statements."""
     remembering = strong = zh_subject = False
     rest: list[tuple[int, int]] = []
+    sentence = _NAMED_AFTER_COMMA.sub(r"\1 \2", sentence)  # 养了一只橘猫，叫橙子: one clause (same length)
     sentence_began = _dangling_date(sentence, offset, at)
     for start, end, clause in _clauses(sentence, offset):
         clause_began = _began(clause, at)
@@ -549,6 +555,9 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
             strong = strong or _is_strong_trigger(clause[cut + cut2 : cut + cut2 + cut3], sentence, end - offset)
         if not body.strip():
             continue
+        late_subject = _ZH_LATE_SUBJECT.match(body)
+        if late_subject:  # 年底我们举家迁到了大连: a time word before the subject
+            body = body[late_subject.end(1):]
         if body.startswith("我"):
             zh_subject = True
         elif HAN_CHAR.match(body) and start > offset and body.startswith(("叫", "名叫", "名字叫")):

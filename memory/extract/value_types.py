@@ -1,0 +1,190 @@
+"""What kind of value a phrase is: the nouns that fill each attribute class, and the spans of a switch.
+
+A change need not name its attribute: "Ditched the piano for the drums", "Replaced the Pixel with a
+Galaxy", "换了一部华为Mate 60", "新买了一辆理想L7". The values say it: drums are an instrument, a Galaxy is
+a phone, 辆 counts cars. `value_class(text)` names the class a value phrase belongs to; `switch(clause)`
+reads the old and the new value of a switch ("swapped X for Y", "went from X to Y", "Y instead of X",
+"把X换成Y", "从X换到Y").
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = ["VALUE_NOUNS", "VALUE_VERBS", "Switch", "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
+
+_B = r"(?<![\w-])"  # a word start that a hyphenated compound does not hide
+_E = r"s?(?![\w-])"
+
+# English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
+# is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
+VALUE_NOUNS: dict[str, tuple[str, str]] = {
+    "school": (
+        r"university|uni|college|polytechnic|academy|sixth[- ]form|grammar school|high school|secondary school"
+        r"|school of \w+|business school|law school|medical school|conservatoire|institute of technology",
+        r"大学|学院|学校|中学|高中|初中|小学|研究生院|夜校|党校|职校|技校|大专"),
+    "employer": (
+        r"ltd|limited|inc|plc|llc|gmbh|corp|corporation|company|studios?|media|group|bank|labs?|analytics|logistics"
+        r"|insurance|press|publishing|foods?|council|agency|partners|consulting|consultancy|holdings|systems"
+        r"|technologies|tech|software|solutions|ventures|freight|airlines?|hospital|nhs trust|firm|startup|start-up",
+        r"公司|集团|银行|科技|事务所|律所|报社|医院|工作室|研究所|研究院|出版社|电视台|工厂|厂|物流|地产|传媒|网络|资本"),
+    "phone_model": (
+        r"iphone(?: \w+)?|pixel(?: \d+\w*)?|galaxy(?: \w+)?|samsung|oneplus|xiaomi|huawei|nokia|motorola|moto g"
+        r"|fairphone|sony xperia|xperia|android phone|smartphone|flip phone|mobile phone|phone",
+        r"手机|苹果1\d|iPhone|华为|小米(?!粥|饭)|OPPO|vivo|荣耀|三星|一加|魅族|Mate ?\d+|Pura ?\d+|nova ?\d+|红米"),
+    "car": (
+        r"car|hatchback|saloon|estate car|suv|4x4|pickup|pick-up|campervan|minivan|people carrier|convertible|ev"
+        r"|electric car|hybrid|toyota|honda|tesla|ford|bmw|audi|volkswagen|vw|kia|hyundai|volvo|mazda|subaru|nissan"
+        r"|renault|peugeot|citro[eë]n|fiat|skoda|škoda|mercedes|porsche|jeep|mini cooper|polestar|byd|chevrolet"
+        r"|lexus|jaguar|land rover|range rover|suzuki|mitsubishi|dacia|seat|vauxhall|opel|corsa|golf|polo|yaris"
+        r"|prius|focus|fiesta|clio|octavia|leaf|model [3sxy]|qashqai|civic|jazz|niro|defender",
+        r"辆|汽车|轿车|越野车|电车|新能源车|比亚迪|特斯拉|理想|蔚来|小鹏|大众|丰田|本田|宝马|奔驰|奥迪|日产|别克|吉利|长安"
+        r"|哈弗|五菱|问界|极氪|红旗|卡罗拉|凯美瑞|朗逸|思域|雅阁|速腾|帕萨特|宏光"),
+    "commute": (
+        r"bus|buses|train|trains|tram|tube|metro|subway|underground|ferry|e-bike|ebike|bike|bicycle|scooter|e-scooter"
+        r"|car ?pool|carshare|lift share|on foot|cycle|cycling|walk|walking|overground|shuttle",
+        r"地铁|公交|公交车|巴士|大巴|自行车|单车|电动车|电瓶车|摩托|步行|走路|骑车|打车|拼车|轮渡|班车|高铁|通勤"),
+    "instrument": (
+        r"piano|keyboard|guitar|bass guitar|bass|ukulele|violin|viola|cello|double bass|drums?|drum kit|flute|clarinet"
+        r"|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica|oboe|bassoon|french horn|tuba|recorder"
+        r"|bagpipes",
+        r"钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里|琵琶|笛子|口琴|电子琴|手风琴|竖琴|贝斯"),
+    "pet": (
+        r"dog|cat|puppy|puppies|kitten|rabbit|bunny|bunnies|hamster|guinea pig|parrot|budgie|budgerigar|bird|goldfish"
+        r"|fish|tortoise|turtle|gecko|lizard|bearded dragon|snake|ferret|horse|pony|retriever|terrier|labrador|poodle"
+        r"|beagle|spaniel|collie|sheepdog|dachshund|pug|husky|chihuahua|greyhound|whippet|lurcher|tabby|moggy|axolotl"
+        r"|chinchilla|rat|mouse|mice|cockatiel|canary|hedgehog",
+        r"猫|狗|兔子|兔|鹦鹉|仓鼠|乌龟|金鱼|柯基|金毛|泰迪|哈士奇|柴犬|布偶|橘猫|英短|蜥蜴|龙猫|刺猬|八哥|拉布拉多|边牧|博美"),
+    "drink_preference": (
+        r"coffee|tea|green tea|herbal tea|black tea|mint tea|peppermint tea|latte|americano|espresso|cappuccino|mocha"
+        r"|macchiato|flat white|cortado|cold brew|decaf|matcha|chai|rooibos|chamomile|hibiscus|earl grey|builder's tea"
+        r"|juice|smoothie|soda|cola|coke|diet coke|pepsi|lemonade|kombucha|cocoa|hot chocolate|sparkling water"
+        r"|fizzy water|water|oat milk|milk|beer|lager|ale|wine|cider|whisky|whiskey|gin|energy drinks?|caffeine",
+        r"咖啡|拿铁|美式|浓缩|卡布奇诺|摩卡|冷萃|奶茶|绿茶|红茶|花茶|普洱|乌龙|铁观音|龙井|果汁|可乐|雪碧|啤酒|红酒|白酒"
+        r"|牛奶|豆浆|酸奶|白开水|开水|温水|矿泉水|气泡水|苏打水|柠檬水|椰子水|蜂蜜水|茶|饮料"),
+    "diet": (
+        r"vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based"
+        r"|low[- ]carb|low[- ]fat|intermittent fasting|mediterranean diet|halal|kosher|diet",
+        r"吃素|素食|吃肉|荤|低碳|生酮|轻断食|断食|戒糖|无麸质|清真|饮食"),
+    "hobby": (
+        r"climbing|bouldering|running|jogging|swimming|sea swimming|yoga|pilates|knitting|crochet|pottery|painting"
+        r"|drawing|chess|gardening|hiking|photography|surfing|dancing|salsa|tennis|badminton|football|golf|fishing"
+        r"|birdwatching|woodwork|baking|rowing|kayaking|skiing|snowboarding|martial arts|karate|judo|boxing|cross-stitch"
+        r"|sewing|archery|fencing|padel|squash|netball|rugby|cricket|volleyball|skateboarding|parkrun|triathlon",
+        r"瑜伽|跑步|游泳|滑雪|围棋|象棋|钓鱼|爬山|徒步|摄影|画画|书法|羽毛球|篮球|足球|网球|乒乓球|健身|骑行|烘焙|冲浪"
+        r"|跳舞|攀岩|露营|飞盘|滑板|剧本杀|桌游|插花|编织|陶艺|拳击|太极|广场舞|马拉松"),
+}
+_PATTERNS = {name: (re.compile(rf"{_B}(?:{en}){_E}", re.I), re.compile(zh)) for name, (en, zh) in VALUE_NOUNS.items()}
+
+
+# Verbs that hold, use or change a value of the class: with one of its nouns in the same clause, a
+# first-person clause speaks about the class ("Ditched the piano for the drums", "前两天换了一部华为Mate 60").
+_CHANGE_EN = r"switched|swapped|replaced|ditched|traded|upgraded|changed|went|gone|moved on|picked up|got|getting|bought|new|now"
+_CHANGE_ZH = r"换|改|新|买了|入手|卖了|不再|戒|现在|如今|开始"
+VALUE_VERBS: dict[str, tuple[str, str]] = {
+    "phone_model": (rf"use|using|have|has|ordered|treated myself to|stuck with|still on|{_CHANGE_EN}", rf"用|{_CHANGE_ZH}"),
+    "car": (rf"drive|driving|drove|own|sold|leased|lease|run|running|{_CHANGE_EN}",
+            rf"开|提了|提车|{_CHANGE_ZH}"),
+    "commute": (r"take|took|taking|get|getting|catch|catching|ride|riding|cycle|cycling|walk|walking|drive|driving"
+                r"|hop on|commute|commuting|to work|to the office|into work|in to work|stopped|no more",
+                r"上班|通勤|去公司|坐|骑|走路|步行"),
+    "instrument": (rf"play|playing|played|learn|learning|lessons|practis\w+|practic\w+|took up|taken up|gave up"
+                   rf"|given up|stopped|quit|{_CHANGE_EN}", rf"学|弹|拉|练|吹|打|{_CHANGE_ZH}"),
+    "pet": (r"have|got|adopted|rescued|keep|kept|bought|rehomed|rehome|lost|died|passed away|put down|gave away"
+            r"|our|my|new|no more|don't have|do not have", r"养|领养|收养|送人|送给|送走|走了|去世|没了|我家"),
+    "drink_preference": (rf"drink|drinking|drank|order|ordering|quit|gave up|given up|cut out|off|instead|only"
+                         rf"|no more|go-to|usual|{_CHANGE_EN}", rf"喝|戒|{_CHANGE_ZH}"),
+    "diet": (rf"eat|eating|ate|am|i'm|follow|following|cut out|gave up|stopped|started|become|became|{_CHANGE_EN}",
+             rf"吃|戒|{_CHANGE_ZH}"),
+    "hobby": (r"took up|taken up|into|started|picked up|gave up|given up|quit|weekends|saturdays|sundays|every week"
+              r"|spare time|free time|for fun|hobby", r"迷上|爱上|喜欢上|开始|玩|练|业余|周末|爱好"),
+}
+_VERB_PATTERNS = {name: (re.compile(rf"\b(?:{en})\b", re.I), re.compile(zh)) for name, (en, zh) in VALUE_VERBS.items()}
+
+
+def held_classes(clause: str) -> list[str]:
+    """The classes a clause names a value of together with a verb that holds, uses or changes it."""
+    found = []
+    for name in value_classes(clause):
+        verbs = _VERB_PATTERNS.get(name)
+        if verbs and (verbs[0].search(clause) or verbs[1].search(clause)):
+            found.append(name)
+    return found
+
+
+def value_classes(text: str) -> list[str]:
+    """Every attribute class whose value nouns the text names, in order of precedence."""
+    return [name for name, (en, zh) in _PATTERNS.items() if en.search(text) or zh.search(text)]
+
+
+def value_class(text: str) -> str | None:
+    """The attribute class a value phrase belongs to ("the drums" → instrument, "华为Mate 60" → phone_model)."""
+    found = value_classes(text)
+    return found[0] if found else None
+
+
+class Switch(tuple):
+    """(old, new): the two values a switch names; old may be empty ("switched to decaf")."""
+
+    @property
+    def old(self) -> str:
+        return self[0]
+
+    @property
+    def new(self) -> str:
+        return self[1]
+
+
+_SWAP_VERBS = (r"swapped|swap|switched|switch|traded|exchanged|replaced|ditched|dropped|upgraded|downgraded"
+               r"|moved on|gone over|went over|chucked|binned|gave up|given up")
+_I = r"(?:(?:i|we)\s+(?:(?:have|had|just|recently|finally|now|also|then|since|eventually)\s+)*)?"
+_EN_SWITCHES = [
+    # "swapped the builder's tea for green tea", "replaced the Pixel with a Galaxy", "ditched X in favour of Y"
+    re.compile(rf"^{_I}(?:{_SWAP_VERBS})\s+(?:out\s+)?(?:from\s+)?(?P<old>.+?)\s+(?:in\s+)?"
+               rf"(?:for|with|to|in favour of|in favor of)\s+(?P<new>.+)$", re.I),
+    # "went from Bath to Norwich", "changed from coffee to tea"
+    re.compile(rf"^{_I}(?:\w+\s+){{0,2}}?from\s+(?P<old>.+?)\s+to\s+(?P<new>.+)$", re.I),
+    # "it's sparkling water instead of cola", "green tea instead of coffee"
+    re.compile(r"^(?:(?:it is|it's|now it is|now it's|these days it is)\s+)?(?P<new>.+?)\s+instead of\s+(?P<old>.+)$", re.I),
+]
+_EN_ACQUIRED = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:have|had|just|recently|finally|now|also|then|since|am|are|still)\s+)*(?:got|bought|picked up|ordered"
+    r"|on|using|use|running|drive|driving|play|playing"
+    r"|upgraded to|treated myself to|invested in|leased|took delivery of|went for|gone for|settled on)\s+"
+    r"(?:(?:a|an|the|my|our|new|old|trusty|brand-new|brand new|second-hand|secondhand|used|shiny|refurbished)\s+)*(?P<new>.+)$", re.I)
+# "it's hibiscus tea for me now", "now it's the tram", "these days it's oat lattes"
+_EN_NOW_IT_IS = re.compile(r"^(?:(?:now|these days|nowadays|lately)\s+)?it(?:'s|\s+is)\s+(?:(?:all|just|only)\s+)?(?P<new>.+?)"
+                           r"(?:\s+(?:for (?:me|us)|now|these days|nowadays|instead|only|all the way))*$", re.I)
+_ZH_ACQUIRED = re.compile(
+    r"^(?![他她你它])(?:我|我们)?[^，,]{0,6}?(?:新)?(?:换了|买了|入手了|入了|提了|订了|换成了|换成)(?:新的|新)?"
+    r"(?:一部|一台|一辆|一个|一款|部|台|辆|个|款)?(?P<new>.+)$")
+_ZH_SWITCHES = [
+    re.compile(r"^(?:我|我们)?.{0,6}?(?:把|将)(?P<old>.+?)(?:换成|改成|换为|改为|换了)了?(?P<new>.+)$"),
+    re.compile(r"^(?:我|我们)?.{0,6}?从(?P<old>.+?)(?:换到|改到|换成|改成|转到|搬到|跳到|跳槽到|调到|到)了?(?P<new>.+)$"),
+    re.compile(r"^(?![他她你它])(?:我|我们)?[^，,]{0,6}?(?P<old>)(?:改成|换成|改为|换为|改坐|改骑|改喝|改吃|改用)了?(?P<new>.+)$"),
+    re.compile(r"^(?P<old>.{1,12}?)(?:卖了|卖掉了|不要了|送人了|戒了|不用了|不喝了|退了)[，,]?(?:又|新|现在|就)?(?:买了|换了|改喝|喝|用|开|养了|领养了)"
+               r"(?:一辆|一部|一台|一只|一个|一条|辆|部|台|只|个|条)?(?P<new>.+)$"),
+]
+
+
+def acquired(clause: str) -> str | None:
+    """The thing a clause says was got, bought or is used ("Picked up a Toyota Yaris", "still on my old Galaxy",
+    "新买了一辆理想L7"), or None."""
+    pattern = _ZH_ACQUIRED if re.search(r"[\u4e00-\u9fff]", clause) else _EN_ACQUIRED
+    m = pattern.match(clause.strip())
+    return m.group("new").strip() if m else None
+
+
+def now_it_is(clause: str) -> str | None:
+    """The value of "it's X for me now" (a value named without a verb of its class), or None."""
+    m = _EN_NOW_IT_IS.match(clause.strip())
+    return m.group("new").strip() if m else None
+
+
+def switch(clause: str, loose: bool = False) -> Switch | None:
+    """The old and new value of a switch the clause states, or None; `loose` reads "Y instead of X" too."""
+    patterns = _ZH_SWITCHES if re.search(r"[\u4e00-\u9fff]", clause) else _EN_SWITCHES[: None if loose else -1]
+    for pattern in patterns:
+        m = pattern.match(clause.strip())
+        if m:
+            return Switch((m.group("old").strip(), m.group("new").strip()))
+    return None

@@ -1,0 +1,96 @@
+"""Updates that name no attribute: the values say their class; switches, negations and Chinese frames."""
+from datetime import datetime, timezone
+
+from memory.embed import HashingEmbedder
+from memory.extract.attributes import resolve, statement_topics
+from memory.extract.facts import find_statements
+from memory.extract.value_types import acquired, held_classes, switch, value_class
+from tests.helpers import at, open_engram
+
+WRITTEN = datetime(2025, 3, 1, tzinfo=timezone.utc)
+
+
+def facts(text: str) -> list[tuple[str, str | None]]:
+    return [(f.content, f.attribute) for f in find_statements(text, WRITTEN)]
+
+
+def test_a_value_names_its_class_in_english_and_chinese():
+    assert value_class("the drums") == "instrument"
+    assert value_class("a Samsung Galaxy S24") == "phone_model"
+    assert value_class("一辆理想L7") == "car"
+    assert value_class("中山大学") == "school"
+    assert value_class("sparkling water") == "drink_preference"
+    assert value_class("the weather") is None
+
+
+def test_a_value_noun_marks_a_clause_only_with_a_verb_that_holds_or_changes_it():
+    assert held_classes("Ditched the piano for the drums") == ["instrument"]
+    assert held_classes("前两天换了一部华为Mate 60") == ["phone_model"]
+    assert held_classes("no fish either") == []
+    assert held_classes("小米粥很养胃") == []
+
+
+def test_switch_frames_read_the_old_and_the_new_value():
+    assert switch("Swapped the builder's tea for green tea") == ("the builder's tea", "green tea")
+    assert switch("We went from Bath to Norwich") == ("Bath", "Norwich")
+    assert switch("green tea instead of coffee") is None
+    assert switch("green tea instead of coffee", loose=True) == ("coffee", "green tea")
+    assert switch("把地铁换成了电动车") == ("地铁", "电动车")
+    assert switch("I moved to Leeds with Sarah") is None
+    assert acquired("Picked up a Toyota Yaris hybrid") == "Toyota Yaris hybrid"
+
+
+def test_a_switch_is_stored_as_a_value_of_the_class_its_values_name():
+    assert facts("Ditched the piano for the drums, much more fun.") == [("User plays drums.", "instrument")]
+    assert facts("Replaced the Pixel with a Samsung Galaxy S24.") == [("User's phone is Samsung Galaxy S24.", "phone_model")]
+    assert facts("卡罗拉卖了，新买了一辆理想L7。") == [("用户开理想L7。", "car")]
+    assert facts("前两天换了一部华为Mate 60。") == [("用户的手机是华为Mate 60。", "phone_model")]
+    assert facts("公司搬家以后我改成骑电动车上班了。") == [("用户的通勤方式：骑电动车。", "commute")]
+
+
+def test_negations_phrased_many_ways_close_the_value():
+    assert facts("Hana and I aren't together anymore.") == [("User is no longer with Hana.", "partner")]
+    assert facts("Rolo is no longer with us.") == [("User no longer has Rolo.", "pet")]
+    assert facts("I've quit caffeine entirely.") == [("User no longer drinks caffeine.", "drink_preference")]
+    assert facts("I'm not at Penfold any longer.") == [("User no longer works at Penfold.", "employer")]
+    assert facts("我已经不在北京住了。") == [("用户不再住在北京。", "home_location")]
+    assert facts("我和小美分了。") == [("用户已经和小美分开了。", "partner")]
+    assert ("occupation", True) in statement_topics("我不再写代码了。")
+
+
+def test_a_negation_and_a_new_value_in_one_message_give_both():
+    found = facts("I'm off coffee altogether, it's hibiscus tea for me now.")
+    assert found == [("User no longer drinks coffee.", "drink_preference"), ("User now drinks hibiscus tea.", "drink_preference")]
+
+
+def test_more_ways_of_stating_a_value():
+    assert facts("Accepted an offer from Northgate Studios.") == [("User joined Northgate Studios.", "employer")]
+    assert facts("I'm seeing a woman called Rosa now.") == [("User's partner is Rosa.", "partner")]
+    assert facts("Just signed the lease on a place in Cardiff.") == [("User moved to Cardiff.", "home_location")]
+    assert facts("I teach maths at a sixth-form college.") == [("User's job: teaching maths at a sixth-form college.", "occupation")]
+    assert facts("我已经转到中山大学了。") == [("用户在中山大学读书。", "school")]
+    assert facts("去年年底我们举家迁到了大连。") == [("用户搬到了大连。", "home_location")]
+    assert facts("如今我在深圳落脚了。") == [("用户住在深圳。", "home_location")]
+    assert facts("上个月入职了一家游戏公司，做策划。")[-1] == ("用户的职业是策划。", "occupation")
+    assert facts("旺财送给了乡下的亲戚，现在我养了一只橘猫，叫橙子。") == [("用户养了一只橘猫，叫橙子。", "pet")]
+
+
+def test_a_date_for_the_period_the_message_is_in_does_not_date_the_change_back():
+    found = find_statements("Swapped the builder's tea for green tea this year.", WRITTEN)
+    assert found[0].began is None
+    since = find_statements("Since January I've switched to green tea.", WRITTEN)
+    assert since[0].began == datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+
+def test_the_new_value_of_a_switch_answers_the_state_question_and_the_old_one_is_history():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.remember("I'm learning the piano with a teacher down the road.", at=at("2025-01-05T10:00:00"))
+        engram.remember("The road outside is being resurfaced.", at=at("2025-01-09T10:00:00"))
+        engram.remember("Ditched the piano for the drums, much more fun.", at=at("2025-02-01T10:00:00"))
+        result = engram.recall("What instrument do I play now?", as_of=at("2025-03-01T00:00:00"))
+        assert "drums" in result.results[0].unit.content
+        assert any("piano" in r.unit.content and not r.valid for r in result.results)
+    finally:
+        engram.close()
+
