@@ -156,3 +156,18 @@ def test_a_period_in_the_question_ranks_memories_of_that_period_first(eng, turns
     for n, (text, day) in enumerate(turns):
         eng.remember(text, at=at(f"{day}T10:00:00"), session_id=f"s{n}")
     assert expected in eng.recall(query, as_of=at(as_of), k=3).results[0].unit.content
+
+
+def test_a_turn_that_answers_by_rule_is_not_hidden_behind_another_fact_from_it(eng):
+    """A message may state a new job and, in passing, something else the rules distil into a fact of its own."""
+    from memory.recall import Candidate, _collapse_turns
+
+    eng.remember("I just started as a nurse at St Mary's, and my sister Ana is visiting next week.", at=at("2026-05-03T08:00:00"))
+    rows = eng.store.query("SELECT id, type FROM memories ORDER BY id")
+    turn = next(i for i, kind in rows if kind == "chat_turn")
+    facts = [i for i, kind in rows if kind != "chat_turn"]
+    assert facts, "the message should also yield a distilled memory"
+    kept = _collapse_turns(eng.index, [Candidate(turn, rule=True), *(Candidate(f) for f in facts)])
+    assert [c.memory_id for c in kept] == [turn]  # the rule's answer stays; unrelated facts from it go
+    kept = _collapse_turns(eng.index, [Candidate(turn), *(Candidate(f) for f in facts)])
+    assert [c.memory_id for c in kept] == facts  # without a rule answer, the distilled memory stands for the turn
