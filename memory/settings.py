@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-
-from pydantic import BaseModel, Field, ValidationError
+from typing import Any
 
 from .errors import BadInputError
 from .files import open_private
@@ -14,15 +14,76 @@ from .llm import DEFAULT_MODEL, normalise_url
 SETTINGS_FILE = "settings.json"
 
 
-class Settings(BaseModel):
+@dataclass
+class Settings:
     vault_path: str | None = None
     ollama_url: str = "http://127.0.0.1:11434"
     model: str = DEFAULT_MODEL
-    context_window: int = Field(default=8192, ge=512, le=262144)
-    request_timeout: float = Field(default=120.0, gt=0)
+    context_window: int = 8192
+    request_timeout: float = 120.0
     embedder: str = "local"
-    redaction: dict = Field(default_factory=dict)
+    redaction: dict = field(default_factory=dict)
     llm_extraction: bool = True
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Settings from saved values; a wrong type or an out-of-range value raises BadInputError naming the
+        field. Names it does not know are ignored (a newer version's file still opens)."""
+        if not isinstance(data, dict):
+            raise BadInputError("settings must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        values = {name: _checked(name, value) for name, value in data.items() if name in known}
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_TEXT = ("ollama_url", "model", "embedder")
+
+
+def _checked(name: str, value: Any) -> Any:
+    """One saved value, of its field's type and within its bounds."""
+    if name == "vault_path":
+        if value is None or isinstance(value, str):
+            return value
+        raise BadInputError("vault_path must be a folder path or null")
+    if name in _TEXT:
+        if isinstance(value, str) and value.strip():
+            return value
+        raise BadInputError(f"{name} must be a non-empty text")
+    if name == "context_window":
+        number = _number(value)
+        if number is None or number != int(number) or not 512 <= number <= 262144:
+            raise BadInputError("context_window must be a whole number of tokens from 512 to 262144")
+        return int(number)
+    if name == "request_timeout":
+        number = _number(value)
+        if number is None or number <= 0:
+            raise BadInputError("request_timeout must be a number of seconds above 0")
+        return float(number)
+    if name == "redaction":
+        if isinstance(value, dict):
+            return value
+        raise BadInputError("redaction must be an object of switches and patterns")
+    if name == "llm_extraction":
+        if isinstance(value, bool):
+            return value
+        raise BadInputError("llm_extraction must be true or false")
+    return value
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if value == value else None  # NaN is no number
+    if isinstance(value, str):
+        try:
+            return _number(float(value))
+        except ValueError:
+            return None
+    return None
 
 
 def settings_path(home: Path) -> Path:
@@ -39,9 +100,9 @@ def load_settings(home: Path, *, with_env: bool = True) -> Settings:
         except (OSError, json.JSONDecodeError) as exc:
             raise BadInputError(f"settings file {path} is unreadable ({exc}); fix or delete it") from None
     try:
-        settings = Settings.model_validate(data)
-    except ValidationError as exc:
-        raise BadInputError(f"settings file {path} has bad values: {exc.errors()[0]['msg']}") from None
+        settings = Settings.from_dict(data)
+    except BadInputError as exc:
+        raise BadInputError(f"settings file {path} has a bad value: {exc}; fix or delete it") from None
     if not with_env:
         return settings
     env = os.environ
@@ -61,5 +122,5 @@ def save_settings(home: Path, settings: Settings) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_suffix(".tmp")
     with open_private(tmp, overwrite=True) as out:  # 0600: settings may hold redaction patterns
-        out.write(settings.model_dump_json(indent=2))
+        out.write(json.dumps(settings.as_dict(), indent=2, ensure_ascii=False))
     tmp.replace(path)

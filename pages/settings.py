@@ -8,9 +8,8 @@ from datetime import datetime
 from pathlib import Path
 
 import streamlit as st
-from pydantic import ValidationError
 
-from memory import EngramError, StoreDamagedError
+from memory import BadInputError, EngramError, StoreDamagedError
 from memory.backups import KEEP, folder_of, list_backups
 from memory.clock import ensure_utc
 from memory.engram import database_path
@@ -45,10 +44,9 @@ def _saved() -> Settings:
 def _update(**changes) -> bool:
     """Save some settings; a bad value is shown as an error and nothing is saved."""
     try:
-        new = Settings.model_validate({**_saved().model_dump(), **changes})
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        st.error(f"Not saved: {'.'.join(map(str, error['loc']))} {error['msg']}.")
+        new = Settings.from_dict({**_saved().as_dict(), **changes})
+    except BadInputError as exc:
+        st.error(f"Not saved: {exc}.")
         return False
     try:
         common.save(new)
