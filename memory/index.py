@@ -277,10 +277,13 @@ class HybridIndex:
         own, context = self.postings(term), self.postings(CONTEXT_MARK + term)
         if context is None:
             return own
-        rows = context[0] if own is None else np.concatenate([own[0], context[0]])
-        tfs = CONTEXT_WEIGHT * context[1] if own is None else np.concatenate([own[1], CONTEXT_WEIGHT * context[1]])
-        unique, where = np.unique(rows, return_inverse=True)
-        return unique, np.bincount(where, weights=tfs, minlength=len(unique)).astype(np.float32)
+        if own is None:
+            return context[0], CONTEXT_WEIGHT * context[1]
+        tfs = np.zeros(self.size, np.float32)  # a row appears once in each postings list
+        tfs[context[0]] += CONTEXT_WEIGHT * context[1]
+        tfs[own[0]] += own[1]
+        rows = np.flatnonzero(tfs)
+        return rows, tfs[rows]
 
     def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[list[tuple[int, float]], float]:
         """Top rows by cosine similarity among `keep` as (memory_id, similarity), and the lowest similarity."""
