@@ -161,7 +161,7 @@ def print_table(outcome: dict) -> None:
     print(f"\nLoCoMo turn-level evidence recall — {stats['questions']} questions, {stats['turns']} turns "
           f"({stats['skipped_no_evidence']} without evidence skipped, {stats['repaired_evidence']} "
           f"malformed evidence strings repaired)\n")
-    print("bm25 = Engram's keyword index alone (each turn indexed with its two preceding turns); "
+    print("bm25 = Engram's keyword index alone (each turn indexed with its two preceding turns as context keys); "
           "bm25-plain = BM25 over each turn's own words; vectors = all-MiniLM-L6-v2 alone.\n")
     print("| group | n | system | R@5 | R@10 | R@25 | R@50 | R@10 vs bm25-plain |")
     print("|---|---|---|---|---|---|---|---|")

@@ -11,8 +11,12 @@ enough that every question sees at least `--others` (45) sessions that are not i
 Two key sets, each imported into its own store with `python -m memory import-chat`:
   all  — every turn, user and assistant: what Engram stores from a real chat;
   user — user turns only: the published LongMemEval retrieval protocol.
-Questions go through `python -m memory recall --batch --json`. Metrics, per question type:
-  session recall_all@k — every answer session is among the sessions of the top-k results;
+Questions go through `python -m memory recall --batch --json` (50 results each). Metrics, per question type:
+  session recall_all@k — every answer session is among the first k distinct sessions of the ranking, a
+    session ranked by its best turn (LongMemEval's session-level recall; LoCoMo's R@k counts distinct
+    message ids the same way);
+  turn-session recall_all@k — every answer session is among the sessions of the top-k *turns* (stricter:
+    two turns of one session take two of the k places);
   turn recall_all@10 / recall_any@10 — all / any turns flagged has_answer (within the key set)
   are among the top-10 results' messages (questions with no flagged turn in the key set are left out).
 The baseline is Okapi BM25 (rank_bm25's formula) over the same turns with Engram's own tokenizer.
@@ -188,12 +192,25 @@ def session_of(mid: str | None) -> str | None:
     return mid.rpartition("#")[0] if mid and "#" in mid else None
 
 
+def ranked_sessions(ranking: list[str | None]) -> list[str]:
+    """Sessions in the order of their best-ranked turn (each once), as LongMemEval ranks sessions."""
+    seen: dict[str, None] = {}
+    for mid in ranking:
+        session = session_of(mid)
+        if session is not None:
+            seen.setdefault(session)
+    return list(seen)
+
+
 def score(q: Question, ranking: list[str | None], keyed: set[str]) -> dict[str, float]:
     """Session and turn metrics for one ranked list of message ids (None = a result with no message)."""
     row = {}
+    sessions = ranked_sessions(ranking)
+    for k in SESSION_KS:
+        row[f"session all@{k}"] = float(q.answer_sessions <= set(sessions[:k]))
     for k in SESSION_KS:
         found = {session_of(m) for m in ranking[:k]}
-        row[f"session all@{k}"] = float(q.answer_sessions <= found)
+        row[f"turn-session all@{k}"] = float(q.answer_sessions <= found)
     evidence = q.evidence_turns & keyed
     if evidence:
         top = set(ranking[:TURN_K])
@@ -202,7 +219,8 @@ def score(q: Question, ranking: list[str | None], keyed: set[str]) -> dict[str, 
     return row
 
 
-METRICS = [f"session all@{k}" for k in SESSION_KS] + [f"turn all@{TURN_K}", f"turn any@{TURN_K}"]
+METRICS = ([f"session all@{k}" for k in SESSION_KS] + [f"turn-session all@{k}" for k in SESSION_KS]
+           + [f"turn all@{TURN_K}", f"turn any@{TURN_K}"])
 
 
 # ------------------------------------------------------------------ one group
@@ -320,9 +338,11 @@ def main() -> None:
           f"that are not a question's evidence{' (dated before its as_of)' if args.as_of == 'question' else ''}: "
           f"min {min(others)}, mean {mean(others):.1f}. Types: "
           + ", ".join(f"{t} {n}" for t, n in sorted(Counter(q.type for q in asked).items())))
-    print(f"Session all@k: every answer session among the sessions of the top-k results; turn all/any@{TURN_K}: "
-          "all / any has_answer turns among the top-10 results' messages. bm25 = Okapi BM25 over each "
-          "stored turn with Engram's tokenizer. Cells: engram / bm25 (ratio).")
+    print(f"Session all@k: every answer session among the first k distinct sessions of the ranking (a session "
+          f"ranked by its best turn, LongMemEval's session recall); turn-session all@k: every answer session "
+          f"among the sessions of the top-k turns (the older, stricter count); turn all/any@{TURN_K}: all / any "
+          f"has_answer turns among the top-{TURN_K} results' messages. Each system ranks {RECALL_K} turns. "
+          "bm25 = Okapi BM25 over each stored turn with Engram's tokenizer. Cells: engram / bm25 (ratio).")
     for keys in variants:
         print_table(keys, asked, rows[keys])
     print(f"\nTiming ({'a process per CLI call' if args.subprocess else 'CLI entry in-process'}): "

@@ -30,7 +30,7 @@ class NewMemory:
     index_text: str  # embedded and tokenised for search
     entities: list[ExtractedEntity] = field(default_factory=list)
     event: Event | None = None  # the event (in the same Changes) it was distilled from
-    context_tokens: list[str] = field(default_factory=list)  # searchable, not embedded
+    context_tokens: list[str] = field(default_factory=list)  # searchable, not embedded (see index.context_key)
     embed: bool = True  # False: found by keywords only (its vector stays zero)
 
 

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 BM25_K1 = 0.9  # tuned for short chat turns and note chunks (bench/locomo.py)
 BM25_B = 0.4
+#: a search token with this mark is a context key: a word of the turns before a chat turn, by which the
+#: turn is found too (a reply answers what was asked), counted as a second, lighter field (BM25F)
+CONTEXT_MARK = "^"
+CONTEXT_WEIGHT = 0.5  # a context key weighs half a word of the turn's own text, in term frequency and length
 TYPE_CODES = {name: code for code, name in enumerate(RESULT_TYPES)}
 
 
@@ -93,7 +97,7 @@ class HybridIndex:
         self._alloc(capacity)
         self.bulk = BulkPostings.empty()  # rows read from the store at start
         self.added: dict[str, _Postings] = {}  # rows added since
-        self.total_len = 0
+        self.total_len = 0.0  # sum of live rows' lengths (context keys count CONTEXT_WEIGHT each)
         self.live_docs = 0
         self.follows = 0  # the store's `memory_writes` this index reflects (set by whoever keeps it current)
 
@@ -155,8 +159,9 @@ class HybridIndex:
             self.source[row] = source_id if source_id is not None else -1
             self.event[row] = event_id if event_id is not None else -1
             self.sessions.append(session_id)
-            self.doc_len[row] = len(tokens)
-            self.total_len += len(tokens)
+            length = document_length(tokens)
+            self.doc_len[row] = length
+            self.total_len += length
             self.live_docs += 1
             for term, tf in Counter(tokens).items():
                 postings = self.added.get(term)
@@ -220,7 +225,7 @@ class HybridIndex:
             row = self.row_of.pop(memory_id, None)
             if row is not None and self.alive[row]:
                 self.alive[row] = False
-                self.total_len -= int(self.doc_len[row])
+                self.total_len -= float(self.doc_len[row])
                 self.live_docs -= 1
                 self.vectors[row] = 0
 
@@ -247,7 +252,8 @@ class HybridIndex:
                 "valid_until": self.valid_until[:n], "superseded_at": self.superseded[:n]}
 
     def bm25(self, terms: list[str], keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
-        """Top rows by BM25 among `keep`, as (memory_id, score)."""
+        """Top rows by BM25F among `keep`, as (memory_id, score): a row's own words and its context keys
+        are two fields, a context key weighing CONTEXT_WEIGHT of a word in term frequency and length."""
         with self._lock:
             if not terms or self.live_docs == 0:
                 return []
@@ -255,16 +261,29 @@ class HybridIndex:
             avg_len = max(self.total_len / max(self.live_docs, 1), 1.0)
             scores = np.zeros(n, dtype=np.float32)
             for term, query_tf in Counter(terms).items():
-                postings = self.postings(term)
-                if postings is None:
+                found = self._field_frequencies(term)
+                if found is None:
                     continue
-                rows, tfs = postings
+                rows, tfs = found
                 df = len(rows)
                 idf = math.log(1.0 + (self.live_docs - df + 0.5) / (df + 0.5))
                 norm = tfs + BM25_K1 * (1.0 - BM25_B + BM25_B * self.doc_len[rows] / avg_len)
                 scores[rows] += query_tf * idf * tfs * (BM25_K1 + 1.0) / norm
             scores[~_fit(keep, n)] = 0.0
             return self._top(scores, limit, positive_only=True)
+
+    def _field_frequencies(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rows, weighted term frequency) of the rows holding a term as a word or as a context key."""
+        own, context = self.postings(term), self.postings(CONTEXT_MARK + term)
+        if context is None:
+            return own
+        if own is None:
+            return context[0], CONTEXT_WEIGHT * context[1]
+        tfs = np.zeros(self.size, np.float32)  # a row appears once in each postings list
+        tfs[context[0]] += CONTEXT_WEIGHT * context[1]
+        tfs[own[0]] += own[1]
+        rows = np.flatnonzero(tfs)
+        return rows, tfs[rows]
 
     def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[list[tuple[int, float]], float]:
         """Top rows by cosine similarity among `keep` as (memory_id, similarity), and the lowest similarity."""
@@ -302,15 +321,15 @@ class HybridIndex:
         return out
 
     def term_coverage(self, memory_id: int, terms: list[str]) -> float:
-        """Share of the distinct query terms that occur in a row."""
+        """Share of the distinct query terms that occur in a row (as a word or a context key)."""
         unique = set(terms)
         row = self.row_of.get(memory_id)
         if not unique or row is None:
             return 0.0
         hits = 0
         for term in unique:
-            postings = self.postings(term)
-            hits += postings is not None and bool((postings[0] == row).any())
+            found = self._field_frequencies(term)
+            hits += found is not None and bool((found[0] == row).any())
         return hits / len(unique)
 
     def turn_and_event(self, memory_id: int) -> tuple[bool, int]:
@@ -364,6 +383,17 @@ class HybridIndex:
 
     def __len__(self) -> int:
         return self.live_docs
+
+
+def context_key(token: str) -> str:
+    """The search token by which a chat turn is found for a word of the turns before it."""
+    return CONTEXT_MARK + token
+
+
+def document_length(tokens: list[str]) -> float:
+    """A row's length for BM25: its own words count 1, its context keys CONTEXT_WEIGHT."""
+    context = sum(1 for token in tokens if token.startswith(CONTEXT_MARK))
+    return len(tokens) - context + CONTEXT_WEIGHT * context
 
 
 def _fit(keep: np.ndarray, rows: int) -> np.ndarray:

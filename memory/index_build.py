@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .index import TYPE_CODES, BulkPostings, HybridIndex
+from .index import CONTEXT_MARK, CONTEXT_WEIGHT, TYPE_CODES, BulkPostings, HybridIndex
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -47,7 +47,7 @@ def build_from_store(cls: type[HybridIndex], store: "Store", dim: int, *, vector
     index.sessions = rows.column("session_id").to_pylist()
     index.bulk, doc_len = _postings(rows.column("tokens"), n)
     index.doc_len[:n] = doc_len
-    index.total_len = int(doc_len.sum())
+    index.total_len = float(doc_len.sum(dtype=np.float64))
     index.live_docs = n
     if vectors:
         _place_vectors(index, store.index_vectors(), dim)
@@ -76,7 +76,8 @@ def _ints_of(array: "pa.Array") -> np.ndarray:
 
 
 def _postings(tokens: "pa.ChunkedArray", n: int) -> tuple[BulkPostings, np.ndarray]:
-    """Postings of space-joined token strings, split as str.split() splits them, and each row's length."""
+    """Postings of space-joined token strings, split as str.split() splits them, and each row's length
+    (a context key counting CONTEXT_WEIGHT)."""
     import pyarrow.compute as pc
 
     pieces = pc.utf8_split_whitespace(tokens.combine_chunks())  # Python's whitespace; runs count once
@@ -90,7 +91,8 @@ def _postings(tokens: "pa.ChunkedArray", n: int) -> tuple[BulkPostings, np.ndarr
         word = term != empty
         term, row = term[word], row[word]
         term -= term > empty
-    doc_len = np.bincount(row, minlength=n).astype(np.float32)
+    weight = np.array([CONTEXT_WEIGHT if t.startswith(CONTEXT_MARK) else 1.0 for t in vocab_list] or [1.0])
+    doc_len = np.bincount(row, weights=weight[term], minlength=n).astype(np.float32)  # = index.document_length
     keys = np.sort(term * max(n, 1) + row)  # by term, then row: the order postings are kept in
     first = np.empty(len(keys), bool)
     first[:1] = True

@@ -69,7 +69,7 @@ def capture(index: HybridIndex) -> tuple[dict[str, np.ndarray], dict]:
         arrays.update(starts=starts, post_rows=post_rows, post_tfs=post_tfs,
                       vocab=np.frombuffer("\n".join(vocab).encode("utf-8"), np.uint8))
         fields = {"rows": len(rows), "dim": index.dim, "terms": len(vocab), "sessions": session_list,
-                  "total_len": int(arrays["doc_len"].astype(np.int64).sum())}
+                  "total_len": float(arrays["doc_len"].sum(dtype=np.float64))}
         return arrays, fields
 
 

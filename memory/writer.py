@@ -12,12 +12,13 @@ from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor
+from .index import context_key
 from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
 from .write_path import WritePath, WriteReport
 
-CONTEXT_TURNS = 2  # earlier turns of the session whose keywords a chat turn is also found by
+CONTEXT_TURNS = 2  # earlier turns of the session whose keywords a chat turn is also found by (as context keys)
 
 
 class MessageWriter:
@@ -89,7 +90,8 @@ class MessageWriter:
                 window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
             topics = _statement_topics(text) if msg.role == "user" else []  # its questions are skipped
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
-                                              [t for tokens in window for t in tokens] + topic_tokens(topics)))
+                                              [context_key(t) for tokens in window for t in tokens]
+                                              + topic_tokens(topics)))
             window.append(self.write_path.tokenize(speaker_text))
             for extracted in self.extractor.memories(text, role=msg.role, at=at):
                 began = extracted.began if extracted.began is not None and extracted.began < at else at

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from memory.changes import Changes, NewMemory
-from memory.index import HybridIndex
+from memory.index import HybridIndex, context_key
 from memory.model import MemoryUnit
 from memory.index_snapshot import COLUMNS, snapshot_path
 from memory.store import Store
@@ -49,7 +49,8 @@ def write_all(eng) -> list[int]:
                           recorded_at=when, session_id=f"s{n % 2}",
                           superseded_at=at("2026-04-01T00:00:00") if n == 2 else None,
                           valid_until=at("2026-04-01T00:00:00") if n == 2 else None)
-        memories.append(NewMemory(unit, index_text=text, embed=n != 1, context_tokens=["earlier"] if n == 3 else []))
+        context = [context_key("earlier"), context_key("earlier"), context_key("before"), "§said"]  # length 1 + 1.5
+        memories.append(NewMemory(unit, index_text=text, embed=n != 1, context_tokens=context if n == 3 else []))
     ids = eng.apply(Changes(memories=memories)).memory_ids
     assert len(ids) == len(TEXTS)
     eng.feedback(ids[1], used=True)
@@ -77,8 +78,11 @@ def test_bulk_build_equals_the_index_built_write_by_write(tmp_path):
         write_all(eng)
         eng.remember("I drink Americano every morning. My colleague Mira Chen runs the Atlas project.",
                      at=at("2026-03-01T08:00:00"))
+        eng.remember("Which project does Mira run?", at=at("2026-03-01T08:01:00"))  # context keys: the turn before
         live = contents(eng.index)
-        built = contents(HybridIndex.from_store(eng.store, eng.embedder.dim))
+        rebuilt = HybridIndex.from_store(eng.store, eng.embedder.dim)
+        built = contents(rebuilt)
+        assert rebuilt.total_len == pytest.approx(eng.index.total_len)
     assert len(live) >= len(TEXTS)
     assert built == live
 
@@ -89,7 +93,9 @@ def test_a_reopened_store_reads_its_snapshot(tmp_path):
     assert path.exists() and (path.stat().st_mode & 0o777) == 0o600
     with open_engram(tmp_path) as eng:
         assert eng._index_was_saved
-        assert contents(eng.index) == contents(HybridIndex.from_store(eng.store, eng.embedder.dim))
+        rebuilt = HybridIndex.from_store(eng.store, eng.embedder.dim)
+        assert contents(eng.index) == contents(rebuilt)
+        assert eng.index.total_len == pytest.approx(rebuilt.total_len)  # context keys count half: no rounding
         assert eng.index.archived[eng.index.row_of[ids[4]]]
         assert ids[3] in [r.unit.id for r in eng.recall("zanzibar workshop").results]
         assert eng.check().clean
