@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
-COMMANDS = [("recall", ["recall", "garden app meeting"]), ("health", ["health"])]
+COMMANDS = [("recall", ["recall", "garden app meeting"]), ("recall about the user", ["recall", "what phone do I use now"]),
+            ("health", ["health"])]
 FLOOR = [sys.executable, "-c", "import numpy, duckdb"]
 
 
