@@ -16,6 +16,8 @@ from .search_tokens import tokenize_for_search
 __all__ = ["Extractor", "compress", "is_question", "prefetch_entities", "tokenize_for_search"]
 
 
+# `facts` (and the attribute lexicons it uses) compile some hundred patterns: it is imported where a message is
+# read for statements, so a command that only recalls never compiles them.
 def is_question(text: str) -> bool:
     """Whether a message asks rather than tells (see `facts.is_question`)."""
     from .facts import is_question as asks
@@ -23,8 +25,6 @@ def is_question(text: str) -> bool:
     return asks(text)
 
 
-# `facts` (and the attribute lexicons it uses) compile some hundred patterns: a command that only recalls
-# never imports them.
 PIECE_CHARS = 50_000  # spaCy refuses texts over 1,000,000 characters and slows down long before
 NER_CHARS = 100_000  # statistical NER reads this much of a long text
 FACT_CHARS = 200_000
