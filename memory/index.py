@@ -305,6 +305,31 @@ class HybridIndex:
             rows = np.flatnonzero(_fit(keep, self.size))
             return self.ids[rows].copy(), self.vectors[rows] @ np.asarray(queries, dtype=np.float32).T
 
+    def same_message(self, memory_id: int) -> list[int]:
+        """The live memories written from the same message (event) as `memory_id`, itself included."""
+        with self._lock:
+            row = self.row_of.get(memory_id)
+            if row is None:
+                return []
+            if self.event[row] < 0:
+                return [memory_id]
+            rows = np.flatnonzero((self.event[: self.size] == self.event[row]) & self.alive[: self.size])
+            return [int(i) for i in self.ids[rows]]
+
+    def is_type(self, memory_id: int, type_: str) -> bool:
+        row = self.row_of.get(memory_id)
+        return row is not None and int(self.type_code[row]) == TYPE_CODES.get(type_, -2)
+
+    def vectors_of(self, memory_ids: list[int]) -> np.ndarray:
+        """The stored vectors of some memories, in the order given (a missing one is zero)."""
+        with self._lock:
+            out = np.zeros((len(memory_ids), self.dim), dtype=np.float32)
+            for position, memory_id in enumerate(memory_ids):
+                row = self.row_of.get(memory_id)
+                if row is not None:
+                    out[position] = self.vectors[row]
+            return out
+
     def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
         limit = min(limit, len(scores))
         if limit <= 0:

@@ -12,9 +12,10 @@ import numpy as np
 from .clock import ensure_utc, from_epoch, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
-from .extract.prototypes import PrototypeClassifier
+from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .graph import LazyGraph, memory_node
 from .index import Filters, HybridIndex
+from .latest_word import prefer_latest_word
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import SLOT_CUES, SLOT_PHRASES
 from .store import Store
@@ -49,6 +50,7 @@ class Candidate:
     why: list[str] = field(default_factory=list)
     cosine: float | None = None
     rule: bool = False
+    settled: bool = False  # the rule's answer for a class whose statements it reads (the latest word already)
 
 
 @dataclass
@@ -107,6 +109,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         cand.why.append(f"meaning (cosine {similarity:.2f})")
 
     ranked = _rerank(index, candidates, then or as_of, asked)
+    if then is None:  # "which gym do I go to now": the latest word on the best match's topic
+        ranked = prefer_latest_word(index, ranked, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
     top = _collapse_turns(index, ranked)[:k]
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
@@ -167,6 +171,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
             cand = candidates.setdefault(memory_id, Candidate(memory_id))
             cand.score += RULE_BONUS
             cand.rule = True
+            cand.settled = attribute in TOPICAL or attribute in PROTOTYPES
             cand.why.append(f"latest about user.{attribute}" + (" (before that)" if asks_before else ""))
         for _, memory_id, _ in timeline:  # earlier words on the topic, and negations, must not outrank it
             if memory_id not in answers and memory_id in candidates:

@@ -372,6 +372,10 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|leased|ordered|split|broke up|moving)\b", re.I)
+# Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
+# so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March").
+_PAST_VERB_FIRST = re.compile(r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still)\s+)*"
+                              r"(?:[a-z]{3,}ed|haven't|hadn't|don't|didn't|can't|won't|never|been)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
 _NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
 # A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
@@ -447,16 +451,24 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     Questions in the message are skipped. Read clause by clause: "I quit, now I freelance as a writer" states an occupation, it does not only
     negate one. It decides which of the user's own words a state question looks at (the latest statement
     about the attribute answers it), not what the value is. Every first-person statement is also marked
-    `said` (with whether it only negates): recall classes those by meaning when no lexicon names them."""
+    `said` (with whether it only negates): recall classes those by meaning when no lexicon names them.
+    One whose subject is dropped ("Cancelled PureGym, signed up at the climbing wall") is marked `told`:
+    it may be the latest word on a topic (`memory.latest_word`), but "Lived experience matters" is not
+    classed by meaning as a statement about where the user lives."""
     text = _told(text)
     if not text:
         return []
+    sentences = [s.strip() for s in re.split(r"(?<=[.!;])\s+", text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
-    if not own and not any(VERB_FIRST.match(s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)):
+    verb_first = any(VERB_FIRST.match(s) for s in sentences)
+    if not (own or verb_first or any(_PAST_VERB_FIRST.match(s) for s in sentences)):
         return []
-    found: dict[str, bool] = {}
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
+    told = ("told", only_negates(clauses, negations))
+    if not own and not verb_first:  # "Lived experience matters" may be the user's word, but names no topic
+        return [told]
+    found: dict[str, bool] = {}
     for clause, negated in zip(clauses, negations):
         named = {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
         named |= set(held_classes(clause))
@@ -465,7 +477,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         for name in named:
             found[name] = found.get(name, True) and negated
     if not own:  # "Replaced the Pixel with a Galaxy": its class by its nouns, but no statement to class by meaning
-        return list(found.items())
+        return [*found.items(), told]
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)
     return list(found.items())

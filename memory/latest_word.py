@@ -1,0 +1,112 @@
+"""A question about the user's present state is answered by the latest word on the topic.
+
+"Which gym do I go to now?" may best match "I'm a member at PureGym" while the user said later
+"Cancelled PureGym and signed up at the climbing wall instead". The slot rules know a dozen
+attribute classes by their words; this stage knows none. It looks at the question's best match and
+at the user's later statements among the next candidates: one that is about the same thing (its
+message's meaning close to the best match's message) and relevant to the question comes first. It
+runs for a question in the first person and the present ("do I", "what's my", "now"), never for a
+question about before or about a past period; a statement that only closes a value ("sold the
+Peloton") comes first only for a yes/no question ("do I still have my Peloton?").
+
+How close "the same thing" is belongs to one embedding model: with any other the stage stays silent,
+and so it does for Chinese, which the model does not read (unrelated Chinese sentences score 0.6-0.9).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .extract.han import HAN_CHAR
+
+__all__ = ["asks_present_state", "prefer_latest_word"]
+
+# Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
+# mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
+# turns that share a word but not a topic mostly below 0.45 ("night owl" / "owls are my favourite birds").
+SAME_TOPIC = {
+    "local:all-MiniLM-L6-v2": 0.45,
+    "local:all-MiniLM-L6-v2-int8": 0.45,
+}
+RELEVANT_SHARE = 0.2  # a later statement must score this share of the best match (of the best non-rule match)
+WINDOW = 10  # candidates read after the best match
+HOPS = 3  # an update of an update: A → B → C
+
+_PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|we're|our)\b|我", re.I)  # not "us": the US
+_PAST = re.compile(
+    r"\b(?:did|was|were|had|used to|before|previously|formerly|earlier|originally|last (?:year|month|week|time)"
+    r"|ago|back (?:then|when|in)|first|initially|at (?:the|that) time)\b|之前|以前|原来|过去|曾经|原先|先前|当时|那时",
+    re.I)
+_YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|吗[？?]?\s*$", re.I)
+
+
+def asks_present_state(question: str) -> bool:
+    """A question in the first person about how things are, not were ("what do I drive now", "我现在住哪")."""
+    return bool(_PERSON.search(question)) and not _PAST.search(question)
+
+
+def prefer_latest_word(index, ranked: list, question: str, embedder_name: str) -> list:
+    """`ranked` (candidates with memory_id, score, why, rule, settled) with the user's latest statement on the
+    best match's topic moved above it; unchanged when none is later, close enough and relevant."""
+    threshold = SAME_TOPIC.get(embedder_name)
+    if threshold is None or len(ranked) < 2 or not asks_present_state(question) or HAN_CHAR.search(question):
+        return ranked
+    if getattr(ranked[0], "settled", False):  # a slot rule that read every statement of its class answered
+        return ranked
+    window = ranked[: WINDOW + 1]
+    told = _statements(index, [c.memory_id for c in window], yes_no=bool(_YES_NO.search(question)))
+    plain = [c.score for c in window if not c.rule]
+    floor = RELEVANT_SHARE * (plain[0] if ranked[0].rule and plain else ranked[0].score)
+    later_ones = [c for c in window if c.memory_id in told and c.score >= floor]
+    anchor = ranked[0]
+    for _ in range(HOPS):
+        later = _later_on_topic(index, anchor, later_ones, threshold)
+        if later is None:
+            break
+        siblings = set(index.same_message(later.memory_id))  # a turn and the value read from it count once
+        for cand in ranked:
+            if cand.memory_id in siblings:
+                cand.score = anchor.score * 1.05
+                cand.why.append("the latest word on the topic of the best match")
+        anchor = later
+    return sorted(ranked, key=lambda c: -c.score)
+
+
+def _later_on_topic(index, anchor, candidates: list, threshold: float):
+    """The latest of `candidates` said after `anchor` about the same thing (their messages compared)."""
+    start = index.attrs(anchor.memory_id)
+    if start is None:
+        return None
+    later = [c for c in candidates if c is not anchor and (index.attrs(c.memory_id) or (0.0, -np.inf))[1] > start[1]]
+    if not later:
+        return None
+    anchor_vectors = index.vectors_of(index.same_message(anchor.memory_id))
+    same = [c for c in later
+            if float((index.vectors_of(index.same_message(c.memory_id)) @ anchor_vectors.T).max(initial=-1.0)) >= threshold]
+    return max(same, key=lambda c: index.attrs(c.memory_id)[1], default=None)
+
+
+def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:
+    """Those of `memory_ids` that are the user's own word: a statement (`§said`, or `§told` with the subject
+    dropped, marked when written) or a value read from one; one that only closes a value (`~no`) only for a
+    yes/no question."""
+    found = {m for m in memory_ids if index.is_type(m, "user_profile")}
+    found |= _marked(index, memory_ids, "§said") | _marked(index, memory_ids, "§told")
+    closing = _marked(index, memory_ids, "§said~no") | _marked(index, memory_ids, "§told~no")
+    return found | closing if yes_no else found - closing
+
+
+def _marked(index, memory_ids: list[int], term: str) -> set[int]:
+    """Those of `memory_ids` whose row holds `term`."""
+    postings = index.postings(term)
+    if postings is None:
+        return set()
+    rows = postings[0]
+    found = set()
+    for memory_id in memory_ids:
+        row = index.row_of.get(memory_id)
+        at = np.searchsorted(rows, row) if row is not None else len(rows)
+        if at < len(rows) and rows[at] == row:
+            found.add(memory_id)
+    return found

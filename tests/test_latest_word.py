@@ -1,0 +1,85 @@
+"""A present-state question about something no slot class knows is answered by the latest word on its topic."""
+import pytest
+
+from memory.embed import LocalMiniLM
+from memory.extract.attributes import statement_topics
+from memory.latest_word import asks_present_state
+from tests.helpers import at, open_engram
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return LocalMiniLM()
+
+
+@pytest.fixture
+def engram(minilm):
+    engram = open_engram(embedder=minilm)
+    yield engram
+    engram.close()
+
+
+def top(engram, question: str) -> str:
+    return engram.recall(question, as_of=at("2025-01-01T00:00:00")).results[0].unit.content
+
+
+def remember_gyms(engram) -> None:
+    engram.remember("I'm a member at PureGym on the high street.", at=at("2024-03-02T09:00:00"))
+    engram.remember("The high street has lost three shops this year.", at=at("2024-03-05T09:00:00"))
+    engram.remember("Cancelled PureGym and signed up at the climbing wall by the river instead.",
+                    at=at("2024-09-10T09:00:00"))
+    engram.remember("The river path floods every October.", at=at("2024-09-12T09:00:00"))
+
+
+def test_a_later_statement_on_the_best_matchs_topic_comes_first(engram):
+    remember_gyms(engram)
+    result = engram.recall("Which gym do I go to now?", as_of=at("2025-01-01T00:00:00"))
+    assert "climbing wall" in result.results[0].unit.content
+    assert "the latest word on the topic of the best match" in result.results[0].why
+    assert "member at PureGym" in result.results[1].unit.content
+
+
+def test_a_question_about_before_keeps_the_earlier_word_first(engram):
+    remember_gyms(engram)
+    assert "member at PureGym" in top(engram, "Which gym did I go to before?")
+
+
+def test_a_later_turn_on_another_topic_does_not_jump(engram):
+    engram.remember("My bank is Barclays, have been with them since uni.", at=at("2024-01-10T09:00:00"))
+    engram.remember("I love walking by the river in autumn, my favourite season.", at=at("2024-06-20T09:00:00"))
+    assert "Barclays" in top(engram, "Who do I bank with?")
+    engram.remember("Finally moved my current account over to Monzo, Barclays kept charging fees.",
+                    at=at("2024-07-20T09:00:00"))
+    assert "Monzo" in top(engram, "Who do I bank with?")
+
+
+def test_a_value_a_slot_rule_settled_is_not_displaced_by_later_chatter(engram):
+    engram.remember("By trade I'm a carpenter.", at=at("2024-03-04T09:32:00"))
+    engram.remember("These days I'm a driving instructor, my knees couldn't take carpentry any more.",
+                    at=at("2024-06-01T10:06:00"))
+    engram.remember("My knees ache when it rains.", at=at("2024-06-03T10:23:00"))
+    assert "driving instructor" in top(engram, "What do I do for work these days?")
+
+
+def test_a_word_that_only_closes_a_value_answers_a_yes_no_question_only(engram):
+    engram.remember("I have a Peloton subscription, I ride it every morning.", at=at("2024-01-01T09:00:00"))
+    engram.remember("Subscription boxes are a scam.", at=at("2024-01-03T09:00:00"))
+    engram.remember("Sold the Peloton, it was just a clothes horse.", at=at("2024-06-01T09:00:00"))
+    assert "Sold the Peloton" in top(engram, "Do I still have my Peloton?")
+    assert "Sold the Peloton" not in top(engram, "Which bike do I ride every morning?")
+
+
+def test_present_state_questions_are_told_from_questions_about_the_past():
+    assert asks_present_state("Which gym do I go to now?")
+    assert asks_present_state("Which streaming service do we pay for?")
+    assert asks_present_state("我现在住在哪里？")
+    assert not asks_present_state("Which gym did I go to before?")
+    assert not asks_present_state("Where did Caroline move to?")
+    assert not asks_present_state("When is the US election?")
+
+
+def test_a_statement_with_its_subject_dropped_is_marked_told_without_a_topic():
+    assert statement_topics("Cancelled PureGym and signed up at the climbing wall.") == [("told", False)]
+    assert statement_topics("Sold the Peloton, it was just a clothes horse.") == [("told", True)]
+    assert ("said", False) in statement_topics("I moved to Leeds.")
+    assert statement_topics("The high street is dying.") == []
