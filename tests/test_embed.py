@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.embed import LocalMiniLM, LocalMiniLMInt8, make_embedder
+from memory.embed import LocalMiniLM, LocalMiniLMInt8, make_embedder, meaning_text
 from memory.minilm import MiniLMRunner, cached_graph, length_batches, weights_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,6 +182,16 @@ def test_a_link_is_read_for_its_text_not_its_target(local):
     plain = "Links: GitHub repository or Open in Obsidian, notes at example.org"
     vectors = local.embed([with_targets, plain])
     assert cosines(vectors[:1], vectors[1:])[0] > 0.9999
+
+
+def test_a_clause_holding_a_redacted_secret_is_not_read_for_meaning(local):
+    """The fact beside a secret is found by its meaning; a text that is nothing but its secret is read whole."""
+    with_secret = "I'm allergic to penicillin; my patient portal password is [REDACTED:password]"
+    vectors = local.embed([with_secret, "I'm allergic to penicillin;", "What am I allergic to?"])
+    assert cosines(vectors[:1], vectors[1:2])[0] > 0.9999
+    assert float(vectors[0] @ vectors[2]) > 0.5
+    assert meaning_text("我对花生过敏，身份证号是 [REDACTED:national_id]，体检表上要填。") == "我对花生过敏，体检表上要填。"
+    assert meaning_text("[REDACTED:api_key]") == "[REDACTED:api_key]"
 
 
 def test_recalling_compiles_no_extraction_rules():

@@ -580,11 +580,14 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
 def find_statements(text: str, at: datetime | None = None) -> list[Found]:
     """The memories a user's message states, sentence by sentence; questions are skipped.
 
-    `at` is when the message was written: relative date words in a statement resolve against it."""
+    `at` is when the message was written: relative date words in a statement resolve against it. A
+    value that is a redacted secret ("my portal password is [REDACTED:password]") is no value to hold:
+    the turn keeps the mention."""
     found: list[Found] = []
     for offset, sentence in _sentences(text):
         if not is_question(sentence):
-            found.extend(_sentence_memories(offset, sentence, at))
+            found.extend(f for f in _sentence_memories(offset, sentence, at)
+                         if not (f.value and "[REDACTED" in f.value))
     return found
 
 
