@@ -187,3 +187,25 @@ def test_app_opens_on_chat(page_env):
     assert not at.exception
     assert at.title[0].value == "🧠 Engram"
     assert len(at.chat_input) == 1
+
+
+def test_a_question_asked_before_the_memory_opens_is_kept_and_answered(page_env):
+    """The input box is drawn before the memory opens: a question that arrives while it cannot open waits,
+    said so, and is answered on the run where it can (here: after restoring a damaged store)."""
+    from tests.test_pages_recovery import damaged_with_a_backup
+
+    damaged_with_a_backup(page_env)
+    at = page("chat.py").run()
+    assert "damaged" in texts(at.error) and len(at.chat_input) == 1
+    at.chat_input[0].set_value("Where does my sister Mara live?").run()
+    assert not at.exception
+    assert "kept and answered here once your memory opens" in texts(at.caption)
+    assert not at.chat_message
+    at.run()  # still damaged: still kept
+    assert "kept and answered" in texts(at.caption)
+    at.button(key="restore_last_backup").click().run()
+    assert not at.exception
+    assert "Where does my sister Mara live?" in chat_text(at)
+    assert "Lisbon" in chat_text(at)  # the offline reply names the memory it found
+    at.run()
+    assert chat_text(at).count("Where does my sister Mara live?") == 1  # answered once, then history
