@@ -98,7 +98,7 @@ def _model_status() -> ModelStatus:
     cached = st.session_state.get("chat_probe")
     if cached and cached[0] == key and time.monotonic() - cached[1] < PROBE_SECONDS:
         return cached[2]
-    status = common.chat().model.available()
+    status = common.chat_model().available()
     st.session_state.chat_probe = (key, time.monotonic(), status)
     return status
 
@@ -179,18 +179,22 @@ def _first_questions(eng) -> None:
                            args=(suggestion.question,))
 
 
-def _show_history(history: list, last: dict | None) -> None:
+def _show_history(history: list[tuple], last: dict | None) -> None:
+    """The session's turns as the store gives them: (role, text, time, offline reply?)."""
+    if not history:
+        return
     from memory.obsidian import wikilinks_to_markdown
     from ui import sources
 
-    for i, turn in enumerate(history):
-        with st.chat_message(turn.role):
-            st.markdown(wikilinks_to_markdown(turn.content, sources.vault()))
-            if last and i == len(history) - 1 and turn.role == "assistant":
+    for i, (role, text, _, _) in enumerate(history):
+        with st.chat_message(role):
+            st.markdown(wikilinks_to_markdown(text or "", sources.vault()))
+            if last and i == len(history) - 1 and role == "assistant":
                 _render_memories(last)
 
 
-def _answer(chat, prompt: str, session_id: str, as_of: datetime | None) -> None:
+def _answer(prompt: str, session_id: str, as_of: datetime | None) -> None:
+    """Ask: the chat (and what it loads) is built here, on the first question."""
     from memory.obsidian import wikilinks_streamed
     from ui import sources
 
@@ -198,7 +202,7 @@ def _answer(chat, prompt: str, session_id: str, as_of: datetime | None) -> None:
         st.markdown(prompt)
     with st.chat_message("assistant"):
         try:
-            prepared = chat.turn(prompt, session_id=session_id, as_of=as_of)
+            prepared = common.chat().turn(prompt, session_id=session_id, as_of=as_of)
             st.write_stream(wikilinks_streamed(prepared.stream(), sources.vault()))
         except EngramError as exc:
             st.error(f"Engram could not answer: {exc}. Try a shorter question, or check **Vault & settings**.")
@@ -260,7 +264,7 @@ def show() -> None:
     eng = common.open_or_stop(waiting=waiting)
     settings = common.settings()
     try:
-        chat = common.chat()
+        common.chat_model()
     except EngramError as exc:
         st.error(f"Chat is not available: {exc}")
         common.say_waiting(waiting)
@@ -303,13 +307,13 @@ def show() -> None:
     last = st.session_state.chat_last_turn
     if last and last["session"] != session_id:
         last = None
-    history = chat.session_turns(session_id)
+    history = eng.store.session_turns(session_id)
     prompt = st.session_state.pop(PENDING, None) or st.session_state.pop("chat_ask", None)  # typed, or clicked
     if not history and not prompt and runner is not None and runner.ready.is_set():
         _first_questions(eng)
     _show_history(history, last)
     if prompt:
-        _answer(chat, prompt, session_id, as_of)
+        _answer(prompt, session_id, as_of)
 
     _show_flash()  # when the turn it belongs to is no longer shown
     _sessions_list(eng, sessions_box)

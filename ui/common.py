@@ -100,12 +100,17 @@ def _chat_model(url: str, model: str, window: int, timeout: float) -> ChatModel:
     return ChatModel(url, model, context_window=window, request_timeout=timeout)
 
 
+def chat_model() -> ChatModel:
+    """The process-wide chat model of the current settings."""
+    s = settings()
+    return _chat_model(s.ollama_url, s.model, s.context_window, s.request_timeout)
+
+
 def chat() -> "Chat":
     from memory.chat import Chat
 
     s = settings()
-    model = _chat_model(s.ollama_url, s.model, s.context_window, s.request_timeout)
-    return Chat(engram(), model, context_window=s.context_window, llm_extraction=s.llm_extraction)
+    return Chat(engram(), chat_model(), context_window=s.context_window, llm_extraction=s.llm_extraction)
 
 
 def open_or_stop(waiting: str | None = None) -> Engram:
