@@ -14,7 +14,10 @@ shell.inside_app()  # before anything is drawn: this page runs inside the app's 
 st.title("🧠 Engram")
 if typed := st.chat_input("Ask Engram…"):
     st.session_state.chat_pending = typed  # kept until a run answers it: this one may stop before
-with st.spinner("Opening your memory…"):
-    from ui import chat_page
+opening = st.empty()
+if not st.session_state.get("chat_opened"):  # this session's first view: the memory may not be open yet
+    opening.caption("⏳ Opening your memory…")
 
-chat_page.show()
+from ui import chat_page  # noqa: E402  (after the box: it loads the store's modules)
+
+chat_page.show(opening)

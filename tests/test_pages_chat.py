@@ -32,6 +32,7 @@ def test_empty_store_first_screen(page_env):
     assert at.button(key="chat_link_sample").label == "Link the sample vault"
     assert "offline recall mode" in texts(at.info)  # no Ollama listens on the configured port
     assert len(at.chat_input) == 1
+    assert "Opening your memory" not in texts(at.caption)  # said while it opens, gone once open
     assert at.sidebar.button(key="chat_new_session")
     assert not at.sidebar.toggle(key="chat_as_of_on").value
 
@@ -197,6 +198,7 @@ def test_a_question_asked_before_the_memory_opens_is_kept_and_answered(page_env)
     damaged_with_a_backup(page_env)
     at = page("chat.py").run()
     assert "damaged" in texts(at.error) and len(at.chat_input) == 1
+    assert "Opening your memory" not in texts(at.caption)  # the error says why it is not
     at.chat_input[0].set_value("Where does my sister Mara live?").run()
     assert not at.exception
     assert "kept and answered here once your memory opens" in texts(at.caption)

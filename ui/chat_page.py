@@ -257,11 +257,13 @@ def _render_memory(rec: Recollection, pending: int | None) -> None:
 
 
 # ------------------------------------------------------------------- page
-def show() -> None:
-    """Everything below the title and the input box; answers the kept question once the memory is open."""
+def show(opening) -> None:
+    """Everything below the title and the input box; answers the kept question once the memory is open.
+    `opening` holds the "Opening your memory…" line, cleared once it is open (or cannot be)."""
     _init_state()
     waiting = st.session_state.get(PENDING)
-    eng = common.open_or_stop(waiting=waiting)
+    eng = common.open_or_stop(waiting=waiting, opening=opening)
+    st.session_state.chat_opened = True
     settings = common.settings()
     try:
         common.chat_model()

@@ -113,23 +113,25 @@ def chat() -> "Chat":
     return Chat(engram(), chat_model(), context_window=s.context_window, llm_extraction=s.llm_extraction)
 
 
-def open_or_stop(waiting: str | None = None) -> Engram:
+def open_or_stop(waiting: str | None = None, opening=None) -> Engram:
     """The Engram, or an explanation (with a Restore button for a damaged store) and st.stop(); `waiting` is
-    a question kept until the memory opens, said so when it cannot."""
+    a question kept until the memory opens, said so when it cannot; `opening`, a placeholder saying the
+    memory is opening, is cleared either way."""
     try:
         eng = engram()
-    except StoreDamagedError as exc:
-        damaged_store(exc)
-        say_waiting(waiting)
-        st.stop()
-    except StoreLockedError as exc:
-        held_elsewhere(exc)
-        say_waiting(waiting)
-        st.stop()
     except EngramError as exc:
-        st.error(f"Engram could not open its memory: {exc}")
+        if opening is not None:
+            opening.empty()
+        if isinstance(exc, StoreDamagedError):
+            damaged_store(exc)
+        elif isinstance(exc, StoreLockedError):
+            held_elsewhere(exc)
+        else:
+            st.error(f"Engram could not open its memory: {exc}")
         say_waiting(waiting)
         st.stop()
+    if opening is not None:
+        opening.empty()
     show_restored()
     if eng.embedder_mismatch:
         st.warning(eng.embedder_mismatch)
