@@ -17,8 +17,8 @@ def test_opening_a_new_memory_loads_only_what_showing_it_needs(tmp_path):
     from pathlib import Path
 
     code = (
-        "import sys; from memory import Engram\n"
-        "eng = Engram(sys.argv[1], embedder=__import__('memory.embed').embed.make_embedder('hash'))\n"
+        "import sys; from memory import Engram; from memory.embed import make_embedder\n"
+        "eng = Engram(sys.argv[1], embedder=make_embedder('hash'))\n"
         "eng.store.count('memories'); eng.store.chat_sessions(30); eng.store.session_turns('web-1')\n"
         "heavy = ('pandas', 'memory.extract', 'memory.privacy', 'memory.recall', 'memory.writer')\n"
         "print(' '.join(name for name in heavy if name in sys.modules) or '-')\n"
