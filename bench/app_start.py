@@ -1,12 +1,15 @@
 """The app's first page on a fresh server: from `streamlit run` to the chat box in a real browser.
 
-    python bench/app_start.py [--home DIR] [--runs 5]
+    python bench/app_start.py [--home DIR] [--runs 5] [--compare TREE]
 
 Each run starts a new `streamlit run app.py` process on a free port (a new data folder unless
 `--home` names one) while chromium (Debian's, through playwright) is already open, and times until
-the Chat page's input box is on screen — the page has run to its end. The baseline, run
-interleaved, is the floor under the same conditions: a two-line Streamlit app with a title and a
-chat input. Prints median and best seconds with the ratio to the floor.
+the Chat page's input box is on screen, and then until the page is complete (the sessions list, drawn
+last: the memory is open and the chat model probed). The input box is drawn before the memory opens;
+a question typed meanwhile is answered once it is open. The baseline, run interleaved, is the floor
+under the same conditions: a two-line Streamlit app with a title and a chat input. Prints median and
+best seconds with the ratio to the floor's input box. `--compare` adds another checkout's app (e.g. an
+older commit, `git archive COMMIT | tar -x -C TREE`), run from its own folder in the same rounds.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 CHAT_BOX = '[data-testid="stChatInput"] textarea'
+PAGE_COMPLETE = ".st-key-chat_new_session button"  # the sessions list, the chat page's last part
 FLOOR_APP = 'import streamlit as st\nst.title("floor")\nst.chat_input("Ask…")\n'
 
 
@@ -33,13 +37,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def first_page_seconds(browser, script: Path, env: dict, timeout: float = 120.0) -> float:
-    """Seconds from starting the server to the chat box being visible in a new browser page."""
+def first_page_seconds(browser, script: Path, env: dict, complete: str | None = None,
+                       timeout: float = 120.0, cwd: Path = HERE) -> tuple[float, float | None]:
+    """Seconds from starting the server to the chat box being visible in a new browser page, and to the
+    `complete` selector being visible (None without one)."""
     port = free_port()
     argv = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     started = time.perf_counter()
-    server = subprocess.Popen(argv, cwd=HERE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         url = f"http://127.0.0.1:{port}/"
         while True:
@@ -55,9 +61,13 @@ def first_page_seconds(browser, script: Path, env: dict, timeout: float = 120.0)
         page = browser.new_page()
         page.goto(url)
         page.wait_for_selector(CHAT_BOX, timeout=timeout * 1000)
-        seconds = time.perf_counter() - started
+        box = time.perf_counter() - started
+        done = None
+        if complete:
+            page.wait_for_selector(complete, timeout=timeout * 1000)
+            done = time.perf_counter() - started
         page.close()
-        return seconds
+        return box, done
     finally:
         server.terminate()
         try:
@@ -70,6 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--home", type=Path, help="an existing Engram data folder (default: a new one per run)")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--compare", type=Path, help="another checkout of Engram, timed to its chat box alongside")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -78,26 +89,37 @@ def main() -> None:
     floor_script.write_text(FLOOR_APP)
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OLLAMA_HOST": f"127.0.0.1:{free_port()}"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine
-    times: dict[str, list[float]] = {"engram": [], "floor": []}
+    load_before = os.getloadavg()[0]
+    other = f"engram at {args.compare}" if args.compare else None
+    times: dict[str, list[float]] = {"engram": [], "engram, page complete": [], **({other: []} if other else {}),
+                                     "floor": []}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             for run in range(args.runs + 1):  # the first, untimed, leaves compiled modules and warm caches
                 home = args.home or scratch / f"home-{run}"
-                engram = first_page_seconds(browser, HERE / "app.py", {**env, "ENGRAM_HOME": str(home)})
-                floor = first_page_seconds(browser, floor_script, env)
+                engram, complete = first_page_seconds(browser, HERE / "app.py", {**env, "ENGRAM_HOME": str(home)},
+                                                      PAGE_COMPLETE)
+                if other:
+                    compared, _ = first_page_seconds(browser, args.compare / "app.py",
+                                                     {**env, "ENGRAM_HOME": str(scratch / f"compare-{run}")},
+                                                     cwd=args.compare)
+                    if run:
+                        times[other].append(compared)
+                floor, _ = first_page_seconds(browser, floor_script, env)
                 if run:
                     times["engram"].append(engram)
+                    times["engram, page complete"].append(complete)
                     times["floor"].append(floor)
             browser.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    load = os.getloadavg()[0]
-    print(f"\nApp first page on a fresh server, {args.runs} runs, interleaved (seconds; load average {load:.1f})\n")
+    load = f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    print(f"\nApp first page on a fresh server, {args.runs} runs, interleaved (seconds; {load})\n")
     print("| app | median | best | × floor (median) |")
     print("|---|---|---|---|")
     floor_median = statistics.median(times["floor"])
-    for name in ("engram", "floor"):
+    for name in times:
         values = times[name]
         print(f"| {name} | {statistics.median(values):.2f} | {min(values):.2f} | "
               f"{statistics.median(values) / floor_median:.2f}× |")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from dataclasses import replace
 from collections import deque
 from datetime import datetime, timedelta
@@ -19,23 +20,24 @@ from .chatlog import ChatMessage, check_message
 from .clock import ensure_utc, iso, utc_now
 from .embed import Embedder, make_embedder
 from .errors import BadInputError, EmbedderMismatchError, StoreDamagedError
-from .extract import Extractor, tokenize_for_search
-from .extract.han import HAN_CHAR, jieba_module
 from .files import open_private, tighten_home
 from .graph import LazyGraph, MemoryGraph
 from .index import HybridIndex
 from .index_snapshot import SnapshotKeeper, load as load_snapshot, snapshot_key, snapshot_path
 from .model import MemoryUnit, RecallResult
-from .privacy import RedactionSettings, Redactor, settings_from_dict
 from .provenance import ProvenanceLookup
-from .recall import RecallParts, recall
 from .store import EXPORT_TABLES, Store, dumps
 from .temporal import RELEVANCE_USED, RELEVANCE_WRONG, adjust_relevance
-from .write_path import WritePath, WriteReport
-from .writer import MessageWriter
 
+# Extraction, redaction, the write path and recall are built on first use (see the properties below): their
+# modules compile hundreds of patterns, which opening a memory to show it does not need.
 if TYPE_CHECKING:
     from .check import CheckReport
+    from .extract import Extractor
+    from .privacy import Redactor
+    from .recall import RecallParts
+    from .write_path import WritePath, WriteReport
+    from .writer import MessageWriter
 
 DB_NAME = "engram.duckdb"
 log = logging.getLogger(__name__)
@@ -60,8 +62,13 @@ class Engram:
                  extractor: Extractor | None = None, redactor=None) -> None:
         self.home = resolve_home(home)
         self.embedder = embedder or make_embedder()
-        self.extractor = extractor or Extractor()
-        self.redactor = redactor if redactor is not None else Redactor(self._saved_redaction(in_memory))
+        self._building = threading.RLock()  # the parts built on first use are built once, by one thread
+        self._extractor = extractor
+        self._redactor = redactor
+        self._redaction = None if redactor is not None else self._saved_redaction(in_memory)
+        self._write_path: WritePath | None = None
+        self._writer: MessageWriter | None = None
+        self._recall_parts: RecallParts | None = None
         self.latencies_ms: deque[float] = deque(maxlen=2000)
         self._embedder_loaded = False
         self._attributes: list[str] | None = None
@@ -76,11 +83,60 @@ class Engram:
         self.snapshots = self._snapshot_keeper()
         self.graphs = LazyGraph(self.store)
         self.provenance = ProvenanceLookup(self.store)
-        self.write_path = WritePath(self.store, self.index, self.graphs, self.embedder, self.redactor)
-        self.write_path.listeners.append(self._after_write)
-        self.writer = MessageWriter(self.store, self.write_path, self.extractor, self.redact)
-        self.recall_parts = RecallParts(self.store, self.index, self.graphs, self.embedder, self.provenance,
-                                        self.user_attributes)
+
+    # ------------------------------------------------- parts built on first use
+    @property
+    def extractor(self) -> "Extractor":
+        """Finds entities and memories in text."""
+        with self._building:
+            if self._extractor is None:
+                from .extract import Extractor
+
+                self._extractor = Extractor()
+            return self._extractor
+
+    @property
+    def redactor(self) -> "Redactor":
+        """Scrubs secrets and personal numbers, by the redaction settings saved when this memory opened."""
+        with self._building:
+            if self._redactor is None:
+                from .privacy import Redactor, settings_from_dict
+
+                self._redactor = Redactor(settings_from_dict(self._redaction))
+            return self._redactor
+
+    @property
+    def write_path(self) -> "WritePath":
+        """The one write path: every change goes through it."""
+        with self._building:
+            if self._write_path is None:
+                from .write_path import WritePath
+
+                write_path = WritePath(self.store, self.index, self.graphs, self.embedder, self.redactor)
+                write_path.listeners.append(self._after_write)
+                self._write_path = write_path
+            return self._write_path
+
+    @property
+    def writer(self) -> "MessageWriter":
+        """Turns chat messages into changes for the write path."""
+        with self._building:
+            if self._writer is None:
+                from .writer import MessageWriter
+
+                self._writer = MessageWriter(self.store, self.write_path, self.extractor, self.redact)
+            return self._writer
+
+    @property
+    def recall_parts(self) -> "RecallParts":
+        """What recall reads."""
+        with self._building:
+            if self._recall_parts is None:
+                from .recall import RecallParts
+
+                self._recall_parts = RecallParts(self.store, self.index, self.graphs, self.embedder,
+                                                 self.provenance, self.user_attributes)
+            return self._recall_parts
 
     # ------------------------------------------------------------ setup pieces
     def _load(self, allow_embedder_change: bool) -> None:
@@ -101,7 +157,9 @@ class Engram:
         if store.path is not None and not self.embedder_mismatch:
             index = load_snapshot(snapshot_path(store.path), snapshot_key(store, dim), dim)
         saved = index is not None
-        if index is None:
+        if index is None and store.count("memories") == 0:
+            index = HybridIndex(dim)  # what a build from no rows gives, without loading the Arrow kernels
+        elif index is None:
             index = HybridIndex.from_store(store, dim, vectors=not self.embedder_mismatch)
         index.follows = store.memory_writes
         return index, saved
@@ -139,11 +197,11 @@ class Engram:
             return message
         return None
 
-    def _saved_redaction(self, in_memory: bool) -> RedactionSettings:
-        """The redaction settings saved from the app (the CLI and the app redact alike)."""
+    def _saved_redaction(self, in_memory: bool) -> dict | None:
+        """The redaction settings saved from the app (the CLI and the app redact alike), as saved."""
         from .settings import load_settings
 
-        return settings_from_dict(None if in_memory else load_settings(self.home).redaction)
+        return None if in_memory else load_settings(self.home).redaction
 
     def _after_write(self, changes: Changes) -> None:
         """Caches that a committed change may have made stale."""
@@ -175,6 +233,8 @@ class Engram:
 
     # ------------------------------------------------------------------ helpers
     def tokenize(self, text: str) -> list[str]:
+        from .extract import tokenize_for_search
+
         return tokenize_for_search(text)
 
     def redact(self, text: str) -> str:
@@ -208,12 +268,16 @@ class Engram:
         if ready is not None:
             ready()  # load the model first: its start-up is not recall latency
         self._load_for(query)  # loading models is start-up, not recall: it stays out of the latency samples
+        from .recall import recall
+
         result = recall(self.recall_parts, query, as_of=as_of, k=k, **filters)
         self.latencies_ms.append(result.latency_ms)
         return result
 
     def _load_for(self, query: str) -> None:
         """Load what recalling `query` would load on first use: the embedding model, the Chinese segmenter."""
+        from .extract.han import HAN_CHAR, jieba_module
+
         if not self._embedder_loaded:
             self.embedder.embed(["load"])
             self._embedder_loaded = True

@@ -159,9 +159,11 @@ def m004_lookup_indexes(conn: duckdb.DuckDBPyConnection) -> None:
 
 def m005_chinese_character_tokens(conn: duckdb.DuckDBPyConnection) -> None:
     """Chinese search tokens gain their characters (see search_tokens._chinese_tokens)."""
+    rows = conn.execute("SELECT id, tokens FROM memories WHERE regexp_matches(tokens, '[\u4e00-\u9fff]')").fetchall()
+    if not rows:
+        return  # a new store: the tokenizer (and its patterns) need not load
     from .extract.search_tokens import with_han_characters
 
-    rows = conn.execute("SELECT id, tokens FROM memories WHERE regexp_matches(tokens, '[\u4e00-\u9fff]')").fetchall()
     for memory_id, tokens in rows:
         conn.execute("UPDATE memories SET tokens = ? WHERE id = ?", [" ".join(with_han_characters(tokens.split())), memory_id])
 
@@ -331,16 +333,20 @@ class Store:
             raise StoreDamagedError(self.path, reason) from None
 
     def _migrate(self) -> None:
+        """Apply the pending migrations in one transaction: a store is upgraded whole or not at all (and a new
+        file is written once). Values go in as literals, so creating a store never loads pandas (see _run)."""
         conn = self.conn
         conn.execute("CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMP)")
         done = {row[0] for row in conn.execute("SELECT name FROM migrations").fetchall()}
         pending = [(name, fn) for name, fn in MIGRATIONS if name not in done]
-        if pending and done and self.path is not None:
+        if not pending:
+            return
+        if done and self.path is not None:
             self._backup(before=pending[0][0])
-        for name, migrate in pending:
-            with self.transaction():
+        with self.transaction():
+            for name, migrate in pending:
                 migrate(conn)
-                conn.execute("INSERT INTO migrations VALUES (?, ?)", [name, db_time(utc_now())])
+                self._run("INSERT INTO migrations VALUES (?, ?)", [name, db_time(utc_now())])
 
     def _backup(self, *, before: str) -> None:
         self.backup_to(self.path.with_name(f"{self.path.name}.before-{before}.bak"))
@@ -432,9 +438,9 @@ class Store:
         return rows[0][0] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM meta WHERE key = ?", [key])
-            conn.execute("INSERT INTO meta VALUES (?, ?)", [key, value])
+        with self.transaction():
+            self._run("DELETE FROM meta WHERE key = ?", [key])
+            self._run("INSERT INTO meta VALUES (?, ?)", [key, value])
 
     # ------------------------------------------------------------------ sources
     def insert_sources(self, sources: list["NewSource"]) -> None:

@@ -246,6 +246,35 @@ def test_newcomer_opens_any_address_links_the_sample_vault_and_asks(page: Page, 
         screenshot(page, "chat_sources")
 
 
+def test_a_question_typed_as_soon_as_the_box_shows_on_a_fresh_server_is_answered(page: Page, tmp_path):
+    """The chat box is drawn before the memory opens: a question sent the moment it shows is answered once
+    (offline recall mode, from the seeded memories), not lost and not asked twice."""
+    home = tmp_path / "engram-home"
+    seed_home(home)
+    env = {k: v for k, v in os.environ.items() if k not in ("ENGRAM_VAULT", "OLLAMA_HOST", "ENGRAM_MODEL")}
+    env.update(ENGRAM_HOME=str(home), ENGRAM_EMBEDDER="hash", HF_HUB_OFFLINE="1",
+               ENGRAM_OLLAMA_URL=f"http://127.0.0.1:{closed_port()}")
+    question = "Who is my dentist?"
+    with streamlit_app(env, SCREENSHOTS / "streamlit-early-question.log") as url:
+        page.goto(url)
+        box = page.get_by_test_id("stChatInputTextArea")
+        box.fill(question)  # as soon as it is there
+        box.press("Enter")
+        asked = page.get_by_test_id("stChatMessage").filter(has_text=question)
+        expect(asked).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+        reply = (page.get_by_test_id("stChatMessage")
+                 .filter(has=page.get_by_test_id("stChatMessageAvatarAssistant")).last
+                 .get_by_test_id("stChatMessageContent"))
+        expect(reply.get_by_text(re.compile(r"^Memories used \(\d+\)$"))).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+        settle(page)
+        expect(reply).to_contain_text("Okafor")
+        expect(asked).to_have_count(1)
+        page.reload()
+        expect(page.get_by_test_id("stChatInputTextArea")).to_be_visible()
+        settle(page)
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(0)  # a new session: nothing asked again
+
+
 def test_link_sample_vault_and_ask(page: Page, app: App):
     link_sample_vault(page, app.url)
     open_page(page, app.url)

@@ -32,6 +32,7 @@ def test_empty_store_first_screen(page_env):
     assert at.button(key="chat_link_sample").label == "Link the sample vault"
     assert "offline recall mode" in texts(at.info)  # no Ollama listens on the configured port
     assert len(at.chat_input) == 1
+    assert "Opening your memory" not in texts(at.caption)  # said while it opens, gone once open
     assert at.sidebar.button(key="chat_new_session")
     assert not at.sidebar.toggle(key="chat_as_of_on").value
 
@@ -187,3 +188,55 @@ def test_app_opens_on_chat(page_env):
     assert not at.exception
     assert at.title[0].value == "🧠 Engram"
     assert len(at.chat_input) == 1
+
+
+def test_a_question_asked_before_the_memory_opens_is_kept_and_answered(page_env):
+    """The input box is drawn before the memory opens: a question that arrives while it cannot open waits,
+    said so, and is answered on the run where it can (here: after restoring a damaged store)."""
+    from tests.test_pages_recovery import damaged_with_a_backup
+
+    damaged_with_a_backup(page_env)
+    at = page("chat.py").run()
+    assert "damaged" in texts(at.error) and len(at.chat_input) == 1
+    assert "Opening your memory" not in texts(at.caption)  # the error says why it is not
+    at.chat_input[0].set_value("Where does my sister Mara live?").run()
+    assert not at.exception
+    assert "kept and answered here once your memory opens" in texts(at.caption)
+    assert not at.chat_message
+    at.run()  # still damaged: still kept
+    assert "kept and answered" in texts(at.caption)
+    at.button(key="restore_last_backup").click().run()
+    assert not at.exception
+    assert "Where does my sister Mara live?" in chat_text(at)
+    assert "Lisbon" in chat_text(at)  # the offline reply names the memory it found
+    at.run()
+    assert chat_text(at).count("Where does my sister Mara live?") == 1  # answered once, then history
+
+
+FIRST_PAGE = """
+import profile  # the standard library's, before AppTest puts pages/ (which has a profile.py) on sys.path
+import sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=60).run()
+heavy = ("pandas", "memory.chat", "memory.extract", "memory.recall", "memory.writer", "vault_sync.runner")
+print(" ".join(name for name in heavy if name in sys.modules) or "-", "EXCEPTION" if at.exception else "ok")
+at.chat_input[0].set_value("Anything about my dentist?").run()
+print("ANSWERED" if any("Anything about my dentist?" in m.markdown[0].value for m in at.chat_message) else "LOST")
+"""
+
+
+def test_the_first_page_loads_no_extraction_recall_or_chat_until_asked(page_env):
+    """A new memory's first page needs the store, not the modules that write, recall or chat (they compile
+    hundreds of patterns; pandas comes with DuckDB's bound parameters): they load with the first question."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.pages_support import ROOT
+
+    out = subprocess.run([sys.executable, "-c", FIRST_PAGE, str(ROOT / "pages" / "chat.py")], cwd=ROOT,
+                         env=os.environ.copy(), capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    first, answered = out.stdout.splitlines()[-2:]
+    assert first == "- ok"
+    assert answered == "ANSWERED"

@@ -4,22 +4,24 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from memory import Engram, EngramError, StoreDamagedError, StoreLockedError
 from memory.backups import RestoreReport, list_backups, restore
-from memory.chat import Chat
 from memory.embed import make_embedder
 from memory.engram import database_path, resolve_home
 from memory.llm import ChatModel
 from memory.model import Recollection
-from memory.forward import ask_to_release, run_there
-from memory.privacy import Redactor, settings_from_dict
-from memory.service import Holder, find_holder, serve, stop_serving
+from memory.service import find_holder, serve, stop_serving
 from memory.settings import Settings, load_settings, save_settings
 from memory.timeline import recollection as as_recollection
-from vault_sync.runner import VaultRunner
+
+if TYPE_CHECKING:  # loaded where first used: the first page draws without them
+    from memory.chat import Chat
+    from memory.service import Holder
+    from vault_sync.runner import VaultRunner
 
 SAMPLE_VAULT = Path(__file__).resolve().parents[1] / "sample_vault"
 APP_LABEL = "the Engram app (`streamlit run app.py`)"
@@ -40,9 +42,8 @@ def save(new: Settings) -> None:
 
 @st.cache_resource(show_spinner="Opening your memory…")
 def _engram(home_path: str, embedder_spec: str, redaction_key: str) -> Engram:
-    redaction = settings_from_dict(load_settings(Path(home_path)).redaction)
-    eng = Engram(home_path, embedder=make_embedder(embedder_spec), redactor=Redactor(redaction),
-                 allow_embedder_change=True)
+    """Opened again when the embedder or the redaction settings change (Engram reads the saved ones)."""
+    eng = Engram(home_path, embedder=make_embedder(embedder_spec), allow_embedder_change=True)
     serve(eng, kind="app", label=APP_LABEL, watched=_linked_vaults)  # CLI commands on this folder run here
     return eng
 
@@ -74,6 +75,8 @@ def engram() -> Engram:
 @st.cache_resource(show_spinner=False)
 def _vault_sync(home_path: str, vault_path: str) -> VaultRunner:
     """One running vault sync per data folder and vault, on the process-wide Engram."""
+    from vault_sync.runner import VaultRunner
+
     return VaultRunner(engram(), vault_path)
 
 
@@ -97,25 +100,38 @@ def _chat_model(url: str, model: str, window: int, timeout: float) -> ChatModel:
     return ChatModel(url, model, context_window=window, request_timeout=timeout)
 
 
-def chat() -> Chat:
+def chat_model() -> ChatModel:
+    """The process-wide chat model of the current settings."""
     s = settings()
-    model = _chat_model(s.ollama_url, s.model, s.context_window, s.request_timeout)
-    return Chat(engram(), model, context_window=s.context_window, llm_extraction=s.llm_extraction)
+    return _chat_model(s.ollama_url, s.model, s.context_window, s.request_timeout)
 
 
-def open_or_stop() -> Engram:
-    """The Engram, or an explanation (with a Restore button for a damaged store) and st.stop()."""
+def chat() -> "Chat":
+    from memory.chat import Chat
+
+    s = settings()
+    return Chat(engram(), chat_model(), context_window=s.context_window, llm_extraction=s.llm_extraction)
+
+
+def open_or_stop(waiting: str | None = None, opening=None) -> Engram:
+    """The Engram, or an explanation (with a Restore button for a damaged store) and st.stop(); `waiting` is
+    a question kept until the memory opens, said so when it cannot; `opening`, a placeholder saying the
+    memory is opening, is cleared either way."""
     try:
         eng = engram()
-    except StoreDamagedError as exc:
-        damaged_store(exc)
-        st.stop()
-    except StoreLockedError as exc:
-        held_elsewhere(exc)
-        st.stop()
     except EngramError as exc:
-        st.error(f"Engram could not open its memory: {exc}")
+        if opening is not None:
+            opening.empty()
+        if isinstance(exc, StoreDamagedError):
+            damaged_store(exc)
+        elif isinstance(exc, StoreLockedError):
+            held_elsewhere(exc)
+        else:
+            st.error(f"Engram could not open its memory: {exc}")
+        say_waiting(waiting)
         st.stop()
+    if opening is not None:
+        opening.empty()
     show_restored()
     if eng.embedder_mismatch:
         st.warning(eng.embedder_mismatch)
@@ -125,6 +141,12 @@ def open_or_stop() -> Engram:
         return eng
     vault_runner()
     return eng
+
+
+def say_waiting(question: str | None) -> None:
+    """A question that cannot be answered yet is kept, and answered on this page once that is possible."""
+    if question:
+        st.caption(f"Your question is kept and answered here once your memory opens: “{short(question, 80)}”")
 
 
 def restore_backup(source: Path | None = None) -> RestoreReport:
@@ -176,7 +198,9 @@ def held_elsewhere(exc: StoreLockedError) -> None:
     st.button("Check again", key="held_retry")
 
 
-def _search_there(holder: Holder) -> None:
+def _search_there(holder: "Holder") -> None:
+    from memory.forward import run_there
+
     code, out, err = run_there(holder, ["health", "--json"], home())
     if code == 0:
         figures = json.loads(out)
@@ -203,8 +227,10 @@ def _search_there(holder: Holder) -> None:
             st.caption(f"m:{found['id']} · {state}, {found['valid_from'][:10]}{until} · {src['kind']} {md_escape(where)}")
 
 
-def take_over(holder: Holder) -> None:
+def take_over(holder: "Holder") -> None:
     """Ask `watch` to stop, open the store here, and follow its vault when the app links none yet."""
+    from memory.forward import ask_to_release
+
     ask_to_release(holder)
     deadline = time.monotonic() + 60
     while find_holder(home()) is not None and time.monotonic() < deadline:
