@@ -34,7 +34,7 @@ HOP_MAX_ADDED = 5
 CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
-FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "我", "我的"}
+FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}  # "which city do we live in"
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}  # "what did I use to drink"
 PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
 HISTORY_DISCOUNT = 0.2
