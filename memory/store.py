@@ -208,13 +208,19 @@ def damage_reason(exc: Exception) -> str | None:
     return "its contents cannot be read" if isinstance(exc, duckdb.SerializationException) else None
 
 
+def _quiet(conn: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """No progress bar: DuckDB draws one on stdout for a query over about 2 s, inside `--json` output."""
+    conn.execute("SET enable_progress_bar = false")
+    return conn
+
+
 def open_connection(path: Path | None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open the DuckDB file; a lock held by another process becomes StoreLockedError, a damaged file
     StoreDamagedError."""
     if path is None:
-        return duckdb.connect(":memory:")
+        return _quiet(duckdb.connect(":memory:"))
     try:
-        return duckdb.connect(str(path), read_only=read_only)
+        return _quiet(duckdb.connect(str(path), read_only=read_only))
     except duckdb.Error as exc:
         if any(sign in str(exc).lower() for sign in _LOCK_SIGNS):
             raise StoreLockedError(
@@ -1366,7 +1372,7 @@ def _rewrite_compacted(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
 
 def forget_in_copy(path: Path, units: list[MemoryUnit]) -> None:
     """Forget `units` in a copy of the database (a backup) too, and compact it."""
-    conn = duckdb.connect(str(path))
+    conn = _quiet(duckdb.connect(str(path)))
     try:
         conn.execute("BEGIN TRANSACTION")
         _delete_memories(conn, [u for u in units if u.id is not None])

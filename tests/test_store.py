@@ -76,3 +76,14 @@ def test_chinese_tokens_stored_before_m005_gain_their_characters(tmp_path):
         assert "香山" in eng.recall("我和谁去爬山了", as_of=at("2025-03-09T00:00:00")).results[0].unit.content
     finally:
         eng.close()
+
+
+def test_no_progress_bar_reaches_stdout(tmp_path):
+    """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`."""
+    Store(tmp_path / "e.duckdb").close()
+    for read_only in (False, True):
+        store = Store(tmp_path / "e.duckdb", read_only=read_only)
+        try:
+            assert store.conn.execute("SELECT current_setting('enable_progress_bar')").fetchone() == (False,)
+        finally:
+            store.close()
