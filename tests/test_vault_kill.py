@@ -34,8 +34,13 @@ def ingest(vault: Path, home: Path) -> subprocess.Popen:
 
 
 def stored_notes(home: Path) -> int:
+    """Notes stored so far; 0 when the kill came before the file or its tables were created."""
+    if not (home / "engram.duckdb").exists():
+        return 0
     conn = duckdb.connect(str(home / "engram.duckdb"), read_only=True)
     try:
+        if not conn.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'sources'").fetchone()[0]:
+            return 0
         return conn.execute("SELECT count(*) FROM sources WHERE kind = 'note'").fetchone()[0]
     finally:
         conn.close()
@@ -55,7 +60,7 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
         proc.wait(timeout=30)
         if proc.returncode != -signal.SIGKILL:
             continue  # it finished first: the next delay kills sooner or later
-        partial = stored_notes(home) if (home / "engram.duckdb").exists() else 0
+        partial = stored_notes(home)
         if 0 < partial < NOTES:
             break
     assert 0 < partial < NOTES, f"could not kill in the middle (stored {partial} of {NOTES})"
