@@ -5,7 +5,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import duckdb
@@ -55,11 +54,14 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
     for delay in (4.0, 6.0, 3.0, 8.0, 5.0, 10.0, 2.0, 13.0):
         shutil.rmtree(home, ignore_errors=True)
         proc = ingest(vault, home)
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
+        try:
+            proc.wait(timeout=delay)
+            continue  # it finished first: the next delay kills sooner or later
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
         if proc.returncode != -signal.SIGKILL:
-            continue  # it finished first: the next delay kills sooner or later
+            continue  # it ended between the timeout and the signal
         partial = stored_notes(home)
         if 0 < partial < NOTES:
             break
