@@ -148,10 +148,13 @@ def test_real_minilm_end_to_end(home):
     assert cli("remember", "I switched to oat latte", "--at", "2026-05-01", home=home, embedder="local").returncode == 0
     cli("remember", "The Lisbon trip is booked for 12 May, flight TP1351.", "--at", "2026-02-01", home=home,
         embedder="local")
-    data = json.loads(cli("recall", "what coffee do I drink", "--json", home=home, embedder="local").stdout)
-    assert "latte" in data["results"][0]["content"].lower()
-    data = json.loads(cli("recall", "when do I fly to Portugal", "--json", home=home, embedder="local").stdout)
-    assert "TP1351" in data["results"][0]["content"]
+    batch = home.parent / "queries.jsonl"  # both queries in one `recall --batch` process (a JSON line each)
+    batch.write_text('{"query": "what coffee do I drink"}\n{"query": "when do I fly to Portugal"}\n', encoding="utf-8")
+    done = cli("recall", "--batch", str(batch), home=home, embedder="local")
+    assert done.returncode == 0, done.stderr
+    coffee, flight = (json.loads(line) for line in done.stdout.splitlines())
+    assert "latte" in coffee["results"][0]["content"].lower()
+    assert "TP1351" in flight["results"][0]["content"]
 
 
 def test_recall_prints_a_snippet_with_source_and_validity_and_full_text_on_request(home):

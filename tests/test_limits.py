@@ -36,9 +36,13 @@ def test_a_vault_of_huge_notes_is_indexed_with_each_large_note_named(tmp_path):
     assert report["indexed"] == 4 and not report["skipped"]
     assert {item["path"] for item in report["limited"]} == {"one paragraph.md", "links.md", "five mb.md"}
     assert all("keywords only" in item["reason"] for item in report["limited"])
-    recalled = json.loads(cli("recall", "who plants tomatoes", "--json", home=home).stdout)
-    assert recalled["results"][0]["source"]["ref"] == "Garden.md"
-    found = json.loads(cli("recall", "gamma7 delta8", "--json", "--k", "50", home=home).stdout)
+    batch = tmp_path / "queries.jsonl"  # both queries in one `recall --batch` process (a JSON line each)
+    batch.write_text(json.dumps({"query": "who plants tomatoes"}) + "\n"
+                     + json.dumps({"query": "gamma7 delta8", "k": 50}) + "\n", encoding="utf-8")
+    recalled = cli("recall", "--batch", str(batch), home=home)
+    assert recalled.returncode == 0, recalled.stderr[-2000:]
+    tomatoes, found = (json.loads(line) for line in recalled.stdout.splitlines())
+    assert tomatoes["results"][0]["source"]["ref"] == "Garden.md"
     assert "five mb.md" in {r["source"]["ref"] for r in found["results"]}  # the big note is found by its words
 
 

@@ -114,8 +114,12 @@ def test_no_secret_reaches_the_database_file_export_recall_or_graph(stocked):
     assert not leaks(exported), leaks(exported)
     assert "Mira Chen" in exported  # what is not secret is still there
 
-    for query in ("password", "AWS key backup job", "card IBAN", "private key", "keys rotate", "我住在哪里"):
-        recalled = run("recall", query, "--json", home=home).stdout
+    queries = ("password", "AWS key backup job", "card IBAN", "private key", "keys rotate", "我住在哪里")
+    batch = tmp_path / "queries.jsonl"  # one `recall --batch` process prints each query's --json results
+    batch.write_text("".join(json.dumps({"query": q}, ensure_ascii=False) + "\n" for q in queries), encoding="utf-8")
+    lines = run("recall", "--batch", str(batch), home=home).stdout.splitlines()
+    assert len(lines) == len(queries) and all(json.loads(line)["results"] for line in lines)
+    for query, recalled in zip(queries, lines):
         assert not leaks(recalled), (query, leaks(recalled))
     graph = json.loads((out / "graph.json").read_text(encoding="utf-8"))
     names = " ".join(str(node.get("name") or node.get("ref") or node.get("title") or "") for node in graph["nodes"])

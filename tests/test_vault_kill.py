@@ -5,7 +5,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import duckdb
@@ -34,8 +33,13 @@ def ingest(vault: Path, home: Path) -> subprocess.Popen:
 
 
 def stored_notes(home: Path) -> int:
+    """Notes stored so far; 0 when the kill came before the file or its tables were created."""
+    if not (home / "engram.duckdb").exists():
+        return 0
     conn = duckdb.connect(str(home / "engram.duckdb"), read_only=True)
     try:
+        if not conn.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'sources'").fetchone()[0]:
+            return 0
         return conn.execute("SELECT count(*) FROM sources WHERE kind = 'note'").fetchone()[0]
     finally:
         conn.close()
@@ -46,18 +50,19 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
     vault.mkdir()
     make_vault(vault)
     home = tmp_path / "home"
-    partial = 0
-    for delay in (4.0, 6.0, 3.0, 8.0, 5.0, 10.0, 2.0, 13.0):
+    partial, delay = 0, 4.0
+    for _ in range(10):  # the delay adapts to the machine: later after a kill before any note, sooner after the end
         shutil.rmtree(home, ignore_errors=True)
         proc = ingest(vault, home)
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
+        try:
+            proc.wait(timeout=delay)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
-        if proc.returncode != -signal.SIGKILL:
-            continue  # it finished first: the next delay kills sooner or later
-        partial = stored_notes(home) if (home / "engram.duckdb").exists() else 0
+        partial = stored_notes(home) if proc.returncode == -signal.SIGKILL else NOTES
         if 0 < partial < NOTES:
             break
+        delay = delay * 1.6 if partial == 0 else delay * 0.6
     assert 0 < partial < NOTES, f"could not kill in the middle (stored {partial} of {NOTES})"
 
     done = ingest(vault, home)
