@@ -20,7 +20,7 @@ import numpy as np
 
 from .extract.han import HAN_CHAR
 
-__all__ = ["asks_present_state", "prefer_latest_word"]
+__all__ = ["LATEST_WORD", "asks_present_state", "latest_word_scores"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -32,6 +32,7 @@ SAME_TOPIC = {
 RELEVANT_SHARE = 0.2  # a later statement must score this share of the best match (of the best non-rule match)
 WINDOW = 10  # candidates read after the best match
 HOPS = 3  # an update of an update: A → B → C
+LATEST_WORD = "the latest word on the topic of the best match"  # why a memory was raised
 
 _PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|we're|our)\b|我", re.I)  # not "us": the US
 _PAST = re.compile(
@@ -46,45 +47,45 @@ def asks_present_state(question: str) -> bool:
     return bool(_PERSON.search(question)) and not _PAST.search(question)
 
 
-def prefer_latest_word(index, ranked: list, question: str, embedder_name: str) -> list:
-    """`ranked` (candidates with memory_id, score, why, rule, settled) with the user's latest statement on the
-    best match's topic moved above it; unchanged when none is later, close enough and relevant."""
+def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
+                       embedder_name: str, *, settled: bool = False) -> dict[int, float]:
+    """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
+    found each) that carry the user's latest statement on the best match's topic: above the best match.
+    Empty when none is later, close enough and relevant, or when `settled` (the best match is a slot
+    rule's answer for a class whose statements that rule reads: it is the latest word already)."""
     threshold = SAME_TOPIC.get(embedder_name)
-    if threshold is None or len(ranked) < 2 or not asks_present_state(question) or HAN_CHAR.search(question):
-        return ranked
-    if getattr(ranked[0], "settled", False):  # a slot rule that read every statement of its class answered
-        return ranked
-    window = ranked[: WINDOW + 1]
-    told = _statements(index, [c.memory_id for c in window], yes_no=bool(_YES_NO.search(question)))
-    plain = [c.score for c in window if not c.rule]
-    floor = RELEVANT_SHARE * (plain[0] if ranked[0].rule and plain else ranked[0].score)
-    later_ones = [c for c in window if c.memory_id in told and c.score >= floor]
-    anchor = ranked[0]
+    if (threshold is None or settled or len(ids) < 2 or not asks_present_state(question)
+            or HAN_CHAR.search(question)):
+        return {}
+    window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
+    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=bool(_YES_NO.search(question)))
+    plain = [score for _, score, rule in window if not rule]
+    floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
+    later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
+    anchor, anchor_score, raised = ids[0], scores[0], {}
     for _ in range(HOPS):
         later = _later_on_topic(index, anchor, later_ones, threshold)
         if later is None:
             break
-        siblings = set(index.same_message(later.memory_id))  # a turn and the value read from it count once
-        for cand in ranked:
-            if cand.memory_id in siblings:
-                cand.score = anchor.score * 1.05
-                cand.why.append("the latest word on the topic of the best match")
+        anchor_score *= 1.05
+        for sibling in index.same_message(later):  # a turn and the value read from it count once
+            raised[sibling] = anchor_score
         anchor = later
-    return sorted(ranked, key=lambda c: -c.score)
+    return raised
 
 
-def _later_on_topic(index, anchor, candidates: list, threshold: float):
+def _later_on_topic(index, anchor: int, candidates: list[int], threshold: float) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared)."""
-    start = index.attrs(anchor.memory_id)
+    start = index.attrs(anchor)
     if start is None:
         return None
-    later = [c for c in candidates if c is not anchor and (index.attrs(c.memory_id) or (0.0, -np.inf))[1] > start[1]]
+    later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
     if not later:
         return None
-    anchor_vectors = index.vectors_of(index.same_message(anchor.memory_id))
+    anchor_vectors = index.vectors_of(index.same_message(anchor))
     same = [c for c in later
-            if float((index.vectors_of(index.same_message(c.memory_id)) @ anchor_vectors.T).max(initial=-1.0)) >= threshold]
-    return max(same, key=lambda c: index.attrs(c.memory_id)[1], default=None)
+            if float((index.vectors_of(index.same_message(c)) @ anchor_vectors.T).max(initial=-1.0)) >= threshold]
+    return max(same, key=lambda c: index.attrs(c)[1], default=None)
 
 
 def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:

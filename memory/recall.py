@@ -15,7 +15,7 @@ from .extract import tokenize_for_search
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .graph import LazyGraph, memory_node
 from .index import Filters, HybridIndex
-from .latest_word import prefer_latest_word
+from .latest_word import LATEST_WORD, latest_word_scores
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import SLOT_CUES, SLOT_PHRASES
 from .store import Store
@@ -110,7 +110,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
     ranked = _rerank(index, candidates, then or as_of, asked)
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
-        ranked = prefer_latest_word(index, ranked, query, getattr(parts.embedder, "name", ""))
+        ranked = _latest_word(index, ranked, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
     top = _collapse_turns(index, ranked)[:k]
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
@@ -288,6 +288,20 @@ def _rerank(index: HybridIndex, candidates: dict[int, Candidate], as_of: datetim
             cand.score *= QUESTION_TIME_BOOST
             cand.why.append(f"of the time asked about ({asked.words})")
     return sorted((c for c in candidates.values() if c.score > 0), key=lambda c: -c.score)
+
+
+def _latest_word(index: HybridIndex, ranked: list[Candidate], query: str, embedder_name: str) -> list[Candidate]:
+    if not ranked:
+        return ranked
+    raised = latest_word_scores(index, [c.memory_id for c in ranked], [c.score for c in ranked],
+                                [c.rule for c in ranked], query, embedder_name, settled=ranked[0].settled)
+    if not raised:
+        return ranked
+    for cand in ranked:
+        if cand.memory_id in raised:
+            cand.score = raised[cand.memory_id]
+            cand.why.append(LATEST_WORD)
+    return sorted(ranked, key=lambda c: -c.score)
 
 
 def _in_period(interval: tuple[float, float] | None, asked: QueryTime) -> bool:

@@ -3,7 +3,7 @@ import pytest
 
 from memory.embed import LocalMiniLM
 from memory.extract.attributes import statement_topics
-from memory.latest_word import asks_present_state
+from memory.latest_word import LATEST_WORD, asks_present_state
 from tests.helpers import at, open_engram
 
 
@@ -35,7 +35,7 @@ def test_a_later_statement_on_the_best_matchs_topic_comes_first(engram):
     remember_gyms(engram)
     result = engram.recall("Which gym do I go to now?", as_of=at("2025-01-01T00:00:00"))
     assert "climbing wall" in result.results[0].unit.content
-    assert "the latest word on the topic of the best match" in result.results[0].why
+    assert LATEST_WORD in result.results[0].why
     assert "member at PureGym" in result.results[1].unit.content
 
 
