@@ -341,13 +341,18 @@ def _graph_hop(graph, ranked: list[Candidate], as_of: datetime, filters: Filters
 
 
 def _collapse_turns(index: HybridIndex, ranked: list[Candidate]) -> list[Candidate]:
-    """A chat turn and a memory distilled from it count once: the memory stays, unless the turn is the rule's
-    answer and the memory is not (a turn that states a new job may also yield a fact about something else)."""
+    """A chat turn and the memories distilled from its message count once, and whichever ranks first stands
+    for the message: the turn (its distilled memories ranked below it go) or a memory (the turn goes). A
+    turn that holds a fact and a password is not hidden behind the password's low-ranked fact."""
     kinds = [index.turn_and_event(c.memory_id) for c in ranked]
-    answered = {event for c, (is_turn, event) in zip(ranked, kinds) if is_turn and c.rule and event >= 0}
-    distilled = {event for c, (is_turn, event) in zip(ranked, kinds) if not is_turn and event >= 0 and (c.rule or event not in answered)}
-    return [c for c, (is_turn, event) in zip(ranked, kinds)
-            if not (is_turn and event in distilled) and not (not is_turn and not c.rule and event in answered)]
+    first_turn: dict[int, int] = {}
+    first_memory: dict[int, int] = {}
+    for position, (is_turn, event) in enumerate(kinds):
+        if event >= 0:
+            (first_turn if is_turn else first_memory).setdefault(event, position)
+    return [c for position, (c, (is_turn, event)) in enumerate(zip(ranked, kinds))
+            if event < 0 or (first_memory.get(event, position + 1) > position if is_turn
+                             else first_turn.get(event, position + 1) > position)]
 
 
 def _insert_history(parts: RecallParts, results: list[Recollection], history: list[MemoryUnit],

@@ -170,4 +170,6 @@ def test_a_turn_that_answers_by_rule_is_not_hidden_behind_another_fact_from_it(e
     kept = _collapse_turns(eng.index, [Candidate(turn, rule=True), *(Candidate(f) for f in facts)])
     assert [c.memory_id for c in kept] == [turn]  # the rule's answer stays; unrelated facts from it go
     kept = _collapse_turns(eng.index, [Candidate(turn), *(Candidate(f) for f in facts)])
-    assert [c.memory_id for c in kept] == facts  # without a rule answer, the distilled memory stands for the turn
+    assert [c.memory_id for c in kept] == [turn]  # whichever ranks first stands for the message
+    kept = _collapse_turns(eng.index, [*(Candidate(f) for f in facts), Candidate(turn)])
+    assert [c.memory_id for c in kept] == facts  # a distilled memory ranked first stands for the turn
