@@ -273,7 +273,7 @@ class HybridIndex:
                 idf = math.log(1.0 + (self.live_docs - df + 0.5) / (df + 0.5))
                 norm = tfs + BM25_K1 * (1.0 - BM25_B + BM25_B * self.doc_len[rows] / avg_len)
                 scores[rows] += query_tf * idf * tfs * (BM25_K1 + 1.0) / norm
-            np.putmask(scores, ~_fit(keep, n), 0.0)
+            scores *= _fit(keep, n)  # dropped rows score 0 (a multiply: a tenth of the time of a masked write)
             return self._top_rows(scores, limit, positive_only=True)
 
     def _field_frequencies(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
@@ -301,10 +301,10 @@ class HybridIndex:
             if n == 0 or not keep.any():
                 return _NO_ROWS, _NO_SCORES, 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
-            dropped = ~keep
-            np.putmask(scores, dropped, np.inf)
-            floor = float(scores.min())
-            np.putmask(scores, dropped, -np.inf)
+            # dropped rows: +inf for the floor, -inf for the top (adding 0 or -inf: faster than masked writes)
+            penalty = np.take(_DROPPED_PENALTY, np.asarray(keep, dtype=bool).view(np.uint8))
+            floor = float((scores - penalty).min())
+            scores += penalty
             return (*self._top_rows(scores, limit, positive_only=False), floor)
 
     def similarities(self, keep: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -394,6 +394,7 @@ class HybridIndex:
         return self.live_docs
 
 
+_DROPPED_PENALTY = np.array([-np.inf, 0.0], np.float32)  # by keep (False, True)
 _NO_ROWS = np.zeros(0, np.int64)
 _NO_SCORES = np.zeros(0, np.float32)
 
