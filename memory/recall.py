@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Callable
@@ -40,8 +39,6 @@ PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先
 HISTORY_DISCOUNT = 0.2
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (writer.topic_tokens)
-#: the query embedding runs here while recall's other steps (masks, BM25, the names lookup) run beside it
-_BESIDE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="recall-embed")
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
 
@@ -77,7 +74,6 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     as_of = ensure_utc(as_of) if as_of else utc_now()
     if not query.strip():  # nothing to recall by: no results, and certainly not confident
         return RecallResult(query=query, as_of=as_of, confident=False, results=[], latency_ms=0.0)
-    query_vector_soon = _BESIDE.submit(parts.embedder.embed, [query])  # the model runs while the rest needs no vector
     index = parts.index
     recorded_by = ensure_utc(recorded_by) if recorded_by else None
     filters = Filters(as_of=to_epoch(as_of), types=types, session_id=session_id, source_id=source_id,
@@ -89,19 +85,17 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     if then is not None:  # what was true in the asked period is searched too, not only what is true now
         keep = keep | index.mask(replace(filters, as_of=to_epoch(then)))
     terms = tokenize_for_search(query)
-    graph = parts.graph.if_built()
-    named = parts.store.entities_named_in(query) if graph is not None else []
-    keyword_hits = index.bm25_rows(terms, keep, CANDIDATES)
-
-    query_vector = query_vector_soon.result()[0]
     candidates: dict[int, Candidate] = {}  # the rules' (few) candidates; the retrievers' stay arrays in a Pool
+
+    query_vector = parts.embedder.embed([query])[0]
     history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates)
     date_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in date_words], keep, candidates)  # "2024" is a year, not an id
-    _rule_names(graph, named, as_of, candidates)
-    pool = _fuse(index, candidates, keyword_hits, index.cosine_rows(query_vector, keep, CANDIDATES))
+    _rule_names(parts, query, as_of, candidates)
+    pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
+                 index.cosine_rows(query_vector, keep, CANDIDATES))
     ranked = _rerank(index, pool, then or as_of, asked)
-    ranked = _graph_hop(graph, ranked, as_of, filters, index)
+    ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
     top = _candidates(ranked, _collapse_turns(index, ranked)[:k], candidates, asked)
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why,
@@ -242,9 +236,11 @@ def _rule_ids(index: HybridIndex, terms, keep, candidates) -> None:
                 cand.why.append(f"exact id {term}")
 
 
-def _rule_names(graph, named: list[tuple[int, str]], as_of, candidates) -> None:
-    """The memories about an entity the question names (unless it is a common name) get a small bonus."""
-    for entity_id, name in named:
+def _rule_names(parts: RecallParts, query, as_of, candidates) -> None:
+    graph = parts.graph.if_built()
+    if graph is None:
+        return
+    for entity_id, name in parts.store.entities_named_in(query):
         memories = graph.memories_about(entity_id, as_of)
         if len(memories) > NAME_MAX_MEMORIES:
             continue
