@@ -355,13 +355,6 @@ class HybridIndex:
             return None
         return float(self.relevance[row]), float(self.valid_from[row])
 
-    def interval(self, memory_id: int) -> tuple[float, float] | None:
-        """(valid_from, valid_until) epochs of a row; an open end is inf."""
-        row = self.row_of.get(memory_id)
-        if row is None:
-            return None
-        return float(self.valid_from[row]), float(self.valid_until[row])
-
     def has(self, memory_id: int) -> bool:
         return memory_id in self.row_of
 
