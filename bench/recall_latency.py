@@ -1,6 +1,11 @@
 """Recall latency (hybrid + as_of time filter) at 1k, 10k and 100k memories.
 
     python bench/recall_latency.py ../shared/data/locomo10.json [--sizes 1000,10000,100000]
+    python bench/recall_latency.py ../shared/data/locomo10.json --sizes 100000 --keep /tmp/rl --profile
+
+`--keep DIR` builds each size's store once under DIR and reopens it on later runs; `--profile` prints,
+after the table, the functions recall spent its time in (cProfile over the timed queries of the
+largest size; the profiled loop is run separately from the timed one).
 
 Memory texts are LoCoMo dialogue turns and pairs of turns (each pair's vector is the normalised
 sum of its turns' MiniLM vectors, so only the 5,882 distinct turns are run through the model).
@@ -11,7 +16,10 @@ The reference is a plain numpy brute-force cosine top-10 over the same vectors, 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
+import pstats
 import random
 import sys
 import tempfile
@@ -94,26 +102,67 @@ def measure(eng: Engram, questions: list[str], rng, runs: int) -> dict:
     return {"engram": engram_ms, "brute": brute_ms}
 
 
+def open_store(keep: Path | None, home: str, size: int, turns, turn_vectors, embedder, rng) -> Engram:
+    """The store of `size` memories: kept under `keep` when given (built on the first run), else in `home`."""
+    if keep is None:
+        return build_store(home, size, turns, turn_vectors, embedder, rng)
+    kept = keep / str(size)
+    if (kept / "done").exists():
+        return Engram(str(kept), embedder=embedder)
+    kept.mkdir(parents=True, exist_ok=True)
+    eng = build_store(str(kept), size, turns, turn_vectors, embedder, rng)
+    (kept / "done").write_text("built\n")
+    return eng
+
+
+def profile(eng: Engram, questions: list[str], rng, runs: int) -> str:
+    """cProfile of `runs` recalls, the top functions by cumulative and by own time."""
+    sample = [questions[rng.randrange(len(questions))] for _ in range(runs)]
+    as_ofs = [START + timedelta(days=rng.uniform(30, SPAN_DAYS)) for _ in range(runs)]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for q, as_of in zip(sample, as_ofs):
+        eng.recall(q, as_of=as_of, k=10)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(30)
+    return out.getvalue()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("locomo", type=Path)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--embedder", default="local")
+    parser.add_argument("--keep", type=Path, help="build the stores once under this folder and reuse them")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of recall at the largest size")
     args = parser.parse_args()
     rng = random.Random(7)
     embedder = make_embedder(args.embedder)
     turns, questions = corpus(args.locomo)
     t0 = time.perf_counter()
-    turn_vectors = embedder.embed(turns)
+    cached = args.keep / "turn_vectors.npy" if args.keep else None
+    if cached is not None and cached.exists():
+        turn_vectors = np.load(cached)
+    else:
+        turn_vectors = embedder.embed(turns)
+        if cached is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            np.save(cached, turn_vectors)
     print(f"embedded {len(turns)} turns in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    rows = []
-    for size in [int(s) for s in args.sizes.split(",")]:
+    rows, profiled = [], ""
+    sizes = [int(s) for s in args.sizes.split(",")]
+    for size in sizes:
         with tempfile.TemporaryDirectory() as home:
             t0 = time.perf_counter()
-            eng = build_store(home, size, turns, turn_vectors, embedder, rng)
+            eng = open_store(args.keep, home, size, turns, turn_vectors, embedder, rng)
             load_s = time.perf_counter() - t0
             timing = measure(eng, questions, rng, args.runs)
+            if args.profile and size == max(sizes):
+                profiled = profile(eng, questions, rng, args.runs)
             eng.close()
         e50, e95 = percentile(timing["engram"], 50), percentile(timing["engram"], 95)
         b50, b95 = percentile(timing["brute"], 50), percentile(timing["brute"], 95)
@@ -125,6 +174,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for size, e50, e95, b50, b95, load_s in rows:
         print(f"| {size:,} | {e50:.1f} | {e95:.1f} | {b50:.1f} | {b95:.1f} | {e95 / b95:.2f}× | {load_s:.1f} |")
+    if profiled:
+        print("\n" + profiled)
 
 
 if __name__ == "__main__":

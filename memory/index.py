@@ -254,9 +254,13 @@ class HybridIndex:
     def bm25(self, terms: list[str], keep: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """Top rows by BM25F among `keep`, as (memory_id, score): a row's own words and its context keys
         are two fields, a context key weighing CONTEXT_WEIGHT of a word in term frequency and length."""
+        return self._listed(*self.bm25_rows(terms, keep, limit))
+
+    def bm25_rows(self, terms: list[str], keep: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+        """`bm25` as arrays: the top rows (index rows, best first) and their scores (float32)."""
         with self._lock:
             if not terms or self.live_docs == 0:
-                return []
+                return _NO_ROWS, _NO_SCORES
             n = self.size
             avg_len = max(self.total_len / max(self.live_docs, 1), 1.0)
             scores = np.zeros(n, dtype=np.float32)
@@ -269,8 +273,8 @@ class HybridIndex:
                 idf = math.log(1.0 + (self.live_docs - df + 0.5) / (df + 0.5))
                 norm = tfs + BM25_K1 * (1.0 - BM25_B + BM25_B * self.doc_len[rows] / avg_len)
                 scores[rows] += query_tf * idf * tfs * (BM25_K1 + 1.0) / norm
-            scores[~_fit(keep, n)] = 0.0
-            return self._top(scores, limit, positive_only=True)
+            scores *= _fit(keep, n)  # dropped rows score 0 (a multiply: a tenth of the time of a masked write)
+            return self._top_rows(scores, limit, positive_only=True)
 
     def _field_frequencies(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         """(rows, weighted term frequency) of the rows holding a term as a word or as a context key."""
@@ -286,17 +290,22 @@ class HybridIndex:
 
     def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[list[tuple[int, float]], float]:
         """Top rows by cosine similarity among `keep` as (memory_id, similarity), and the lowest similarity."""
+        rows, similarities, floor = self.cosine_rows(query, keep, limit)
+        return self._listed(rows, similarities), floor
+
+    def cosine_rows(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """`cosine` as arrays: the top rows (index rows, best first), their similarities (float32), the floor."""
         with self._lock:
             n = self.size
             keep = _fit(keep, n)
             if n == 0 or not keep.any():
-                return [], 0.0
+                return _NO_ROWS, _NO_SCORES, 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
-            dropped = ~keep
-            scores[dropped] = np.inf
-            floor = float(scores.min())
-            scores[dropped] = -np.inf
-            return self._top(scores, limit, positive_only=False), floor
+            # dropped rows: +inf for the floor, -inf for the top (adding 0 or -inf: faster than masked writes)
+            penalty = np.take(_DROPPED_PENALTY, np.asarray(keep, dtype=bool).view(np.uint8))
+            floor = float((scores - penalty).min())
+            scores += penalty
+            return (*self._top_rows(scores, limit, positive_only=False), floor)
 
     def similarities(self, keep: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The memory ids of the rows under `keep`, and their cosine to each query (rows × queries):
@@ -330,19 +339,20 @@ class HybridIndex:
                     out[position] = self.vectors[row]
             return out
 
-    def _top(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> list[tuple[int, float]]:
+    def _top_rows(self, scores: np.ndarray, limit: int, *, positive_only: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The `limit` best rows by score, best first, and their scores (-inf, and 0 when `positive_only`, left out)."""
         limit = min(limit, len(scores))
         if limit <= 0:
-            return []
-        candidates = np.argpartition(-scores, limit - 1)[:limit]
-        candidates = candidates[np.argsort(-scores[candidates], kind="stable")]
-        out = []
-        for row in candidates:
-            score = float(scores[row])
-            if score == -np.inf or (positive_only and score <= 0.0):
-                continue
-            out.append((int(self.ids[row]), score))
-        return out
+            return _NO_ROWS, _NO_SCORES
+        rows = np.argpartition(-scores, limit - 1)[:limit]
+        rows = rows[np.argsort(-scores[rows], kind="stable")]
+        best = scores[rows]
+        shown = best > 0.0 if positive_only else best != -np.inf
+        return rows[shown], best[shown]
+
+    def _listed(self, rows: np.ndarray, scores: np.ndarray) -> list[tuple[int, float]]:
+        """Rows and scores as (memory_id, score) pairs."""
+        return list(zip(self.ids[rows].tolist(), scores.tolist()))
 
     def term_coverage(self, memory_id: int, terms: list[str]) -> float:
         """Share of the distinct query terms that occur in a row (as a word or a context key)."""
@@ -369,13 +379,6 @@ class HybridIndex:
         if row is None:
             return None
         return float(self.relevance[row]), float(self.valid_from[row])
-
-    def interval(self, memory_id: int) -> tuple[float, float] | None:
-        """(valid_from, valid_until) epochs of a row; an open end is inf."""
-        row = self.row_of.get(memory_id)
-        if row is None:
-            return None
-        return float(self.valid_from[row]), float(self.valid_until[row])
 
     def has(self, memory_id: int) -> bool:
         return memory_id in self.row_of
@@ -407,6 +410,11 @@ class HybridIndex:
 
     def __len__(self) -> int:
         return self.live_docs
+
+
+_DROPPED_PENALTY = np.array([-np.inf, 0.0], np.float32)  # by keep (False, True)
+_NO_ROWS = np.zeros(0, np.int64)
+_NO_SCORES = np.zeros(0, np.float32)
 
 
 def context_key(token: str) -> str:

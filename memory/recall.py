@@ -9,17 +9,17 @@ from typing import Callable
 
 import numpy as np
 
-from .clock import ensure_utc, from_epoch, to_epoch, utc_now
+from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .graph import LazyGraph, memory_node
-from .index import Filters, HybridIndex
-from .latest_word import LATEST_WORD, latest_word_scores
+from .index import TYPE_CODES, Filters, HybridIndex
+from .latest_word import LATEST_WORD, WINDOW, latest_word_scores
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import SLOT_CUES, SLOT_PHRASES
 from .store import Store
-from .temporal import recency_weight, true_at
+from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
 
 CANDIDATES = 100  # per retriever
@@ -87,32 +87,20 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     if then is not None:  # what was true in the asked period is searched too, not only what is true now
         keep = keep | index.mask(replace(filters, as_of=to_epoch(then)))
     terms = tokenize_for_search(query)
-    candidates: dict[int, Candidate] = {}
+    candidates: dict[int, Candidate] = {}  # the rules' (few) candidates; the retrievers' stay arrays in a Pool
 
     query_vector = parts.embedder.embed([query])[0]
     history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates)
     date_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in date_words], keep, candidates)  # "2024" is a year, not an id
     _rule_names(parts, query, as_of, candidates)
-    keyword_hits = index.bm25(terms, keep, CANDIDATES)
-    top_bm25 = keyword_hits[0][1] if keyword_hits else 1.0
-    for rank, (memory_id, score) in enumerate(keyword_hits, start=1):
-        cand = candidates.setdefault(memory_id, Candidate(memory_id))
-        cand.score += score / top_bm25
-        cand.why.append(f"keywords (rank {rank})")
-    meaning_hits, floor = index.cosine(query_vector, keep, CANDIDATES)
-    span = (meaning_hits[0][1] - floor) if meaning_hits else 1.0
-    for rank, (memory_id, similarity) in enumerate(meaning_hits, start=1):
-        cand = candidates.setdefault(memory_id, Candidate(memory_id))
-        cand.score += VECTOR_WEIGHT * (similarity - floor) / span if span > 0 else 0.0
-        cand.cosine = similarity
-        cand.why.append(f"meaning (cosine {similarity:.2f})")
-
-    ranked = _rerank(index, candidates, then or as_of, asked)
+    pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
+                 index.cosine_rows(query_vector, keep, CANDIDATES))
+    ranked = _rerank(index, pool, then or as_of, asked)
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
-        ranked = _latest_word(index, ranked, query, getattr(parts.embedder, "name", ""))
-    ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters)
-    top = _collapse_turns(index, ranked)[:k]
+        ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
+    ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
+    top = _candidates(ranked, _collapse_turns(index, ranked)[:k], candidates, asked)
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why,
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by))
@@ -275,56 +263,115 @@ def _asked_moment(asked: QueryTime | None, as_of: datetime) -> datetime | None:
     return asked.end - timedelta(microseconds=1)
 
 
-def _rerank(index: HybridIndex, candidates: dict[int, Candidate], as_of: datetime,
-            asked: QueryTime | None = None) -> list[Candidate]:
-    for cand in candidates.values():
-        attrs = index.attrs(cand.memory_id)
-        if attrs is None:
-            cand.score = 0.0
-            continue
-        relevance, valid_from = attrs
-        cand.score *= relevance * recency_weight(from_epoch(valid_from), as_of)
-        if asked is not None and _in_period(index.interval(cand.memory_id), asked):
-            cand.score *= QUESTION_TIME_BOOST
-            cand.why.append(f"of the time asked about ({asked.words})")
-    return sorted((c for c in candidates.values() if c.score > 0), key=lambda c: -c.score)
+@dataclass
+class Pool:
+    """Candidates as parallel arrays (Candidate objects are made for the final top k only)."""
+
+    ids: np.ndarray  # memory ids
+    rows: np.ndarray  # index rows; -1 for a memory the index does not hold (a graph neighbour)
+    scores: np.ndarray  # float64
+    rule: np.ndarray  # bool: a rule's answer
+    keyword_rank: np.ndarray  # 1-based rank among the BM25 hits; 0 when not one
+    cosine: np.ndarray  # float64 similarity when among the vector hits, else nan
+    in_period: np.ndarray  # bool: of the period the question asks about
+    graph_why: dict[int, str] = field(default_factory=dict)  # memory id → why a graph neighbour joined
+
+    @classmethod
+    def of(cls, index: HybridIndex, ids: list[int], scores: list[float], rule: list[bool] | None = None) -> "Pool":
+        """A pool of memories by id, found by no retriever."""
+        n = len(ids)
+        return cls(np.array(ids, dtype=np.int64), np.array([index.row_of.get(i, -1) for i in ids], dtype=np.int64),
+                   np.array(scores, dtype=np.float64), np.array(rule or [False] * n, dtype=bool),
+                   np.zeros(n, dtype=np.int64), np.full(n, np.nan), np.zeros(n, dtype=bool))
+
+    def take(self, order: np.ndarray) -> "Pool":
+        return Pool(self.ids[order], self.rows[order], self.scores[order], self.rule[order],
+                    self.keyword_rank[order], self.cosine[order], self.in_period[order], self.graph_why)
+
+    def joined(self, more: "Pool") -> "Pool":
+        return Pool(*(np.concatenate((a, b)) for a, b in zip(
+            (self.ids, self.rows, self.scores, self.rule, self.keyword_rank, self.cosine, self.in_period),
+            (more.ids, more.rows, more.scores, more.rule, more.keyword_rank, more.cosine, more.in_period))),
+            {**self.graph_why, **more.graph_why})
 
 
-def _latest_word(index: HybridIndex, ranked: list[Candidate], query: str, embedder_name: str) -> list[Candidate]:
-    if not ranked:
-        return ranked
-    raised = latest_word_scores(index, [c.memory_id for c in ranked], [c.score for c in ranked],
-                                [c.rule for c in ranked], query, embedder_name, settled=ranked[0].settled)
-    if not raised:
-        return ranked
-    for cand in ranked:
-        if cand.memory_id in raised:
-            cand.score = raised[cand.memory_id]
-            cand.why.append(LATEST_WORD)
-    return sorted(ranked, key=lambda c: -c.score)
+def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[np.ndarray, np.ndarray],
+          meaning_hits: tuple[np.ndarray, np.ndarray, float]) -> Pool:
+    """The rules' candidates, then BM25's, then the vectors', once each in that order, with the fused score:
+    rule bonus + bm25/max(bm25) + VECTOR_WEIGHT × min-max cosine. A rule's memory the index lacks scores 0."""
+    rule_ids = [memory_id for memory_id in rules if index.has(memory_id)]
+    rule_rows = np.array([index.row_of[memory_id] for memory_id in rule_ids], dtype=np.int64)
+    keyword_rows, keyword_scores = keyword_hits
+    meaning_rows, similarities, floor = meaning_hits
+    every = np.concatenate((rule_rows, keyword_rows, meaning_rows))
+    unique, first, where = np.unique(every, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # first-seen order
+    rows = unique[order]
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    position = position[where]  # of each entry of `every` in `rows`
+    at_keyword = position[len(rule_rows): len(rule_rows) + len(keyword_rows)]
+    at_meaning = position[len(rule_rows) + len(keyword_rows):]
+
+    scores = np.zeros(len(rows))
+    scores[: len(rule_ids)] = [rules[memory_id].score for memory_id in rule_ids]
+    if len(keyword_rows):
+        keyword_scores = keyword_scores.astype(np.float64)
+        scores[at_keyword] += keyword_scores / keyword_scores[0]
+    cosine = np.full(len(rows), np.nan)
+    if len(meaning_rows):
+        similarities = similarities.astype(np.float64)
+        span = similarities[0] - floor
+        scores[at_meaning] += VECTOR_WEIGHT * (similarities - floor) / span if span > 0 else 0.0
+        cosine[at_meaning] = similarities
+    keyword_rank = np.zeros(len(rows), dtype=np.int64)
+    keyword_rank[at_keyword] = np.arange(1, len(keyword_rows) + 1)
+    rule = np.zeros(len(rows), dtype=bool)
+    rule[: len(rule_ids)] = [rules[memory_id].rule for memory_id in rule_ids]
+    return Pool(index.ids[rows], rows, scores, rule, keyword_rank, cosine, np.zeros(len(rows), dtype=bool))
 
 
-def _in_period(interval: tuple[float, float] | None, asked: QueryTime) -> bool:
+def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None) -> Pool:
+    """Scores weighed by relevance and recency (and the asked period), best first; scores of 0 dropped."""
+    valid_from = index.valid_from[pool.rows]
+    pool.scores = pool.scores * (index.relevance[pool.rows].astype(np.float64) * _recency(valid_from, as_of))
+    if asked is not None:
+        pool.in_period = _in_period(valid_from, index.valid_until[pool.rows], asked)
+        pool.scores[pool.in_period] *= QUESTION_TIME_BOOST
+    order = np.argsort(-pool.scores, kind="stable")
+    return pool.take(order[pool.scores[order] > 0])
+
+
+def _recency(valid_from: np.ndarray, as_of: datetime) -> np.ndarray:
+    """`recency_weight` of each row's valid_from epoch, as from_epoch → recency_weight would give it
+    (valid_from rounded to the microsecond the same way; no valid_from weighs 1.0)."""
+    weights = np.ones(len(valid_from))
+    known = np.isfinite(valid_from)
+    seconds = np.trunc(valid_from[known])
+    micros = seconds.astype(np.int64) * 1_000_000 + np.rint((valid_from[known] - seconds) * 1e6).astype(np.int64)
+    as_of_micros = (ensure_utc(as_of) - EPOCH) // timedelta(microseconds=1)
+    ages = np.maximum(0.0, (as_of_micros - micros) / 1e6 / 86400.0)
+    weights[known] = [recency_of_age(age) for age in ages.tolist()]
+    return weights
+
+
+def _in_period(valid_from: np.ndarray, valid_until: np.ndarray, asked: QueryTime) -> np.ndarray:
     """A memory is of the asked period when it began in it, or when its closed interval meets it.
     An open-ended memory that began before the period says nothing about it in particular."""
-    if interval is None:
-        return False
     start = to_epoch(asked.start) if asked.start is not None else float("-inf")
     end = to_epoch(asked.end) if asked.end is not None else float("inf")
-    valid_from, valid_until = interval
-    if start <= valid_from < end:
-        return True
-    return valid_until != float("inf") and valid_from < end and valid_until > start
+    began_in = (start <= valid_from) & (valid_from < end)
+    return began_in | ((valid_until != np.inf) & (valid_from < end) & (valid_until > start))
 
 
-def _graph_hop(graph, ranked: list[Candidate], as_of: datetime, filters: Filters) -> list[Candidate]:
+def _graph_hop(graph, ranked: Pool, as_of: datetime, filters: Filters, index: HybridIndex) -> Pool:
     """Memories sharing a rare entity with the best hits join at a discount."""
-    if graph is None or not ranked:
+    if graph is None or not len(ranked.ids):
         return ranked
-    present = {c.memory_id for c in ranked}
-    added: list[Candidate] = []
-    for seed in ranked[:HOP_SEEDS]:
-        for entity, _ in graph.neighbours(memory_node(seed.memory_id), as_of, {"mentions"}):
+    present = set(ranked.ids.tolist())
+    added: list[tuple[int, float]] = []
+    for seed, seed_score in zip(ranked.ids[:HOP_SEEDS].tolist(), ranked.scores[:HOP_SEEDS].tolist()):
+        for entity, _ in graph.neighbours(memory_node(seed), as_of, {"mentions"}):
             if graph.degree(entity) > HOP_MAX_DEGREE:
                 continue
             name = graph.g.nodes[entity].get("name", entity)
@@ -335,24 +382,77 @@ def _graph_hop(graph, ranked: list[Candidate], as_of: datetime, filters: Filters
                 if filters.types and graph.g.nodes[other].get("type") not in filters.types:
                     continue
                 present.add(memory_id)
-                added.append(Candidate(memory_id, seed.score * HOP_DISCOUNT,
-                                       [f"graph: shares {name} with #{seed.memory_id}"]))
-    return sorted(ranked + added, key=lambda c: -c.score)
+                added.append((memory_id, seed_score * HOP_DISCOUNT))
+                ranked.graph_why[memory_id] = f"graph: shares {name} with #{seed}"
+    if not added:
+        return ranked
+    both = ranked.joined(Pool.of(index, [memory_id for memory_id, _ in added], [score for _, score in added]))
+    return both.take(np.argsort(-both.scores, kind="stable"))
 
 
-def _collapse_turns(index: HybridIndex, ranked: list[Candidate]) -> list[Candidate]:
-    """A chat turn and the memories distilled from its message count once, and whichever ranks first stands
-    for the message: the turn (its distilled memories ranked below it go) or a memory (the turn goes). A
-    turn that holds a fact and a password is not hidden behind the password's low-ranked fact."""
-    kinds = [index.turn_and_event(c.memory_id) for c in ranked]
-    first_turn: dict[int, int] = {}
-    first_memory: dict[int, int] = {}
-    for position, (is_turn, event) in enumerate(kinds):
-        if event >= 0:
-            (first_turn if is_turn else first_memory).setdefault(event, position)
-    return [c for position, (c, (is_turn, event)) in enumerate(zip(ranked, kinds))
-            if event < 0 or (first_memory.get(event, position + 1) > position if is_turn
-                             else first_turn.get(event, position + 1) > position)]
+def _collapse_turns(index: HybridIndex, ranked: Pool) -> np.ndarray:
+    """The positions in `ranked` that stay when a chat turn and the memories distilled from its message count
+    once: whichever ranks first stands for the message, the turn (its distilled memories ranked below it go)
+    or a memory (the turn goes). A turn that holds a fact and a password is not hidden behind the password's
+    low-ranked fact; a rule's answer ranks first anyway."""
+    held = ranked.rows >= 0
+    rows = np.where(held, ranked.rows, 0)
+    is_turn = held & (index.type_code[rows] == TYPE_CODES["chat_turn"])
+    event = np.where(held, index.event[rows], -1)
+    position = np.arange(len(event))
+    hidden = np.zeros(len(event), dtype=bool)
+    for kind, other in ((is_turn, ~is_turn), (~is_turn, is_turn)):
+        mine, theirs = kind & (event >= 0), other & (event >= 0)
+        events, first = np.unique(event[theirs], return_index=True)  # positions ascend: the first is the best
+        at = np.searchsorted(events, event[mine])
+        found = at < len(events)
+        earlier = np.zeros(int(mine.sum()), dtype=bool)
+        earlier[found] = (events[at[found]] == event[mine][found]) & (position[theirs][first[at[found]]] < position[mine][found])
+        hidden[np.flatnonzero(mine)] = earlier
+    return np.flatnonzero(~hidden)
+
+
+def _latest_word(index: HybridIndex, ranked: Pool, rules: dict[int, Candidate], query: str,
+                 embedder_name: str) -> Pool:
+    """The user's latest statement on the best match's topic raised above it (`latest_word`); why it was
+    raised is noted with the rules' reasons."""
+    if not len(ranked.ids):
+        return ranked
+    window = slice(0, WINDOW + 1)
+    ids = ranked.ids[window].tolist()
+    best = rules.get(ids[0])
+    raised = latest_word_scores(index, ids, ranked.scores[window].tolist(), ranked.rule[window].tolist(), query,
+                                embedder_name, settled=best is not None and best.settled)
+    if not raised:
+        return ranked
+    for position, memory_id in enumerate(ids):
+        if memory_id in raised:
+            ranked.scores[position] = raised[memory_id]
+            rules.setdefault(memory_id, Candidate(memory_id)).why.append(LATEST_WORD)
+    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
+
+
+def _candidates(ranked: Pool, positions: np.ndarray, rules: dict[int, Candidate],
+                asked: QueryTime | None) -> list[Candidate]:
+    """The candidates at `positions` of the pool, with why each was found."""
+    out = []
+    for i in positions.tolist():
+        memory_id = int(ranked.ids[i])
+        graph_why = ranked.graph_why.get(memory_id)
+        if graph_why is not None:
+            out.append(Candidate(memory_id, float(ranked.scores[i]), [graph_why]))
+            continue
+        why = list(rules[memory_id].why) if memory_id in rules else []
+        rank, cosine = int(ranked.keyword_rank[i]), float(ranked.cosine[i])
+        if rank:
+            why.append(f"keywords (rank {rank})")
+        if not np.isnan(cosine):
+            why.append(f"meaning (cosine {cosine:.2f})")
+        if ranked.in_period[i]:
+            why.append(f"of the time asked about ({asked.words})")
+        out.append(Candidate(memory_id, float(ranked.scores[i]), why, None if np.isnan(cosine) else cosine,
+                             bool(ranked.rule[i])))
+    return out
 
 
 def _insert_history(parts: RecallParts, results: list[Recollection], history: list[MemoryUnit],

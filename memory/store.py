@@ -734,15 +734,21 @@ class Store:
         if not ids:
             return {}
         listed = ", ".join(map(str, ids))  # whole numbers as a literal list: half the time of IN (unnest(?))
-        rows = self.query_dicts(f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE id IN ({listed})")
-        units = {row["id"]: memory_from_row(row) for row in rows}
-        for memory_id, name in self.query(
-            f"""SELECT me.memory_id, CASE WHEN e.qualifier IS NULL THEN e.name
-                       ELSE e.name || '@' || e.qualifier END
-                FROM memory_entities me JOIN entities e ON e.id = me.entity_id
-                WHERE me.memory_id IN ({listed}) ORDER BY e.id"""
-        ):
-            units[memory_id].entities.append(name)
+        # one statement (a recall's last step): the memories' rows, then a row per entity a memory names,
+        # its memory columns empty but the id
+        blanks = ", ".join(["NULL"] * (len(MEMORY_COLUMNS) - 1))
+        rows = self.query(
+            f"""SELECT {', '.join(MEMORY_COLUMNS)}, NULL, NULL FROM memories WHERE id IN ({listed})
+                UNION ALL
+                SELECT me.memory_id, {blanks}, e.id,
+                       CASE WHEN e.qualifier IS NULL THEN e.name ELSE e.name || '@' || e.qualifier END
+                FROM memory_entities me JOIN entities e ON e.id = me.entity_id WHERE me.memory_id IN ({listed})"""
+        )
+        width = len(MEMORY_COLUMNS)
+        units = {row[0]: memory_from_row(dict(zip(MEMORY_COLUMNS, row))) for row in rows if row[width] is None}
+        for row in sorted((row for row in rows if row[width] is not None), key=lambda row: row[width]):
+            if row[0] in units:
+                units[row[0]].entities.append(row[width + 1])
         return units
 
     def open_slot_holders(self, subject: str, attribute: str) -> list[MemoryUnit]:
@@ -941,13 +947,14 @@ class Store:
         return sorted(r[0] for r in rows)
 
     def entities_named_in(self, text: str) -> list[tuple[int, str]]:
-        """Known entities whose name or alias occurs in `text` (names of 3+ characters, or 2+ CJK)."""
+        """Known entities whose name or alias occurs in `text` (names of 3+ characters, or 2+ CJK), oldest first."""
         rows = self.query(
             """SELECT DISTINCT id, name FROM (
                    SELECT id, name, label, name AS said FROM entities
                    UNION ALL SELECT id, name, label, unnest(aliases) AS said FROM entities WHERE len(aliases) > 0)
                WHERE label NOT IN ('DATE', 'MONEY') AND strpos(lower(?), lower(said)) > 0
-                 AND (length(said) >= 3 OR (length(said) >= 2 AND regexp_matches(said, '[\\x{4e00}-\\x{9fff}]')))""",
+                 AND (length(said) >= 3 OR (length(said) >= 2 AND regexp_matches(said, '[\\x{4e00}-\\x{9fff}]')))
+               ORDER BY id""",
             [text],
         )
         return [(r[0], r[1]) for r in rows]

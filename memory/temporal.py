@@ -195,6 +195,10 @@ def recency_weight(at: datetime | None, as_of: datetime) -> float:
     """1.0 for fresh memories, sliding towards RECENCY_FLOOR as they age."""
     if at is None:
         return 1.0
-    age_days = max(0.0, (ensure_utc(as_of) - ensure_utc(at)).total_seconds() / 86400.0)
+    return recency_of_age(max(0.0, (ensure_utc(as_of) - ensure_utc(at)).total_seconds() / 86400.0))
+
+
+def recency_of_age(age_days: float) -> float:
+    """`recency_weight` of a memory `age_days` old (not negative)."""
     decay = math.exp(-math.log(2) * age_days / RECENCY_HALF_LIFE_DAYS)
     return RECENCY_FLOOR + (1.0 - RECENCY_FLOOR) * decay

@@ -62,3 +62,18 @@ def test_a_row_added_after_the_mask_was_built_is_left_out_not_an_error():
                   superseded=np.inf)
     assert set(ids(index.bm25(["coffee"], keep, 10))) == {1, 2}
     assert ids(index.cosine(np.array([1, 0, 0], np.float32), keep, 10)[0]) == [1, 2, 3]
+
+
+def test_the_array_searches_give_index_rows_best_first_and_the_listed_ones_memory_ids():
+    """Recall reads `bm25_rows`/`cosine_rows` (rows, scores); `bm25`/`cosine` are the same hits by memory id."""
+    index = build()
+    index.remove(1)  # ids and rows part ways: row 0 is dead, memory 2 is row 1
+    keep = index.mask(Filters(as_of=10))
+    rows, scores = index.bm25_rows(["coffee", "americano"], keep, 5)
+    assert rows.tolist() == [1] and index.bm25(["coffee", "americano"], keep, 5) == [(2, float(scores[0]))]
+    query = np.array([1, 0, 0], np.float32)
+    rows, similarities, floor = index.cosine_rows(query, keep, 5)
+    assert index.ids[rows].tolist() == [2, 3] and (np.diff(similarities) <= 0).all()
+    assert index.cosine(query, keep, 5) == ([(2, float(similarities[0])), (3, float(similarities[1]))], floor)
+    away = np.array([0, 0, -1], np.float32)  # memory 4 (corrected, not kept) is the farthest row
+    assert index.cosine_rows(away, keep, 5)[2] == pytest.approx(0.0, abs=1e-6)  # the floor is among kept rows only

@@ -160,16 +160,70 @@ def test_a_period_in_the_question_ranks_memories_of_that_period_first(eng, turns
 
 def test_a_turn_that_answers_by_rule_is_not_hidden_behind_another_fact_from_it(eng):
     """A message may state a new job and, in passing, something else the rules distil into a fact of its own."""
-    from memory.recall import Candidate, _collapse_turns
+    from memory.recall import Pool, _collapse_turns
+
+    def collapsed(ids: list[int], rule: list[bool]) -> list[int]:
+        pool = Pool.of(eng.index, ids, [1.0] * len(ids), rule)
+        return pool.ids[_collapse_turns(eng.index, pool)].tolist()
 
     eng.remember("I just started as a nurse at St Mary's, and my sister Ana is visiting next week.", at=at("2026-05-03T08:00:00"))
     rows = eng.store.query("SELECT id, type FROM memories ORDER BY id")
     turn = next(i for i, kind in rows if kind == "chat_turn")
     facts = [i for i, kind in rows if kind != "chat_turn"]
     assert facts, "the message should also yield a distilled memory"
-    kept = _collapse_turns(eng.index, [Candidate(turn, rule=True), *(Candidate(f) for f in facts)])
-    assert [c.memory_id for c in kept] == [turn]  # the rule's answer stays; unrelated facts from it go
-    kept = _collapse_turns(eng.index, [Candidate(turn), *(Candidate(f) for f in facts)])
-    assert [c.memory_id for c in kept] == [turn]  # whichever ranks first stands for the message
-    kept = _collapse_turns(eng.index, [*(Candidate(f) for f in facts), Candidate(turn)])
-    assert [c.memory_id for c in kept] == facts  # a distilled memory ranked first stands for the turn
+    assert collapsed([turn, *facts], [True] + [False] * len(facts)) == [turn]  # the rule's answer stays; unrelated facts go
+    assert collapsed([turn, *facts], [False] * (1 + len(facts))) == [turn]  # whichever ranks first stands for the message
+    assert collapsed([*facts, turn], [False] * (1 + len(facts))) == facts  # a distilled memory ranked first stands for it
+
+
+def test_the_rerank_weighs_recency_exactly_as_the_time_rules_do():
+    """The rerank weighs every candidate at once; each weight is `recency_weight` of its valid_from."""
+    import numpy as np
+
+    from memory.clock import from_epoch, to_epoch
+    from memory.recall import _recency
+    from memory.temporal import recency_weight
+
+    as_of = at("2026-05-03T08:00:00")
+    moments = [at("2024-02-29T23:59:59") + timedelta(days=d, microseconds=u) for d, u in
+               ((0, 0), (1, 1), (100, 999_999), (700, 123_456), (800, 500_001))]
+    epochs = np.array([to_epoch(m) for m in moments] + [-np.inf, np.inf])
+    expected = [recency_weight(from_epoch(e), as_of) for e in epochs[:-2]] + [1.0, 1.0]
+    assert _recency(epochs, as_of).tolist() == expected  # equal to the last bit: rankings do not move
+    assert expected[0] < expected[3] < 1.0 and expected[-3] == 1.0  # older weighs less; the future is fresh
+
+
+def test_each_result_says_how_it_was_found_and_results_come_best_first(eng):
+    eng.remember("My greyhound Biscuit loves the beach at Ocean Beach.", at=at("2026-03-02T08:00:00"))
+    eng.remember("The quarterly tax return is due in April.", at=at("2026-03-03T08:00:00"))
+    result = eng.recall("greyhound beach")
+    first = result.results[0]
+    assert "Biscuit" in first.unit.content
+    assert "keywords (rank 1)" in first.why and any(why.startswith("meaning (cosine ") for why in first.why)
+    assert [r.score for r in result.results] == sorted((r.score for r in result.results), reverse=True)
+
+
+def test_a_recalled_memory_lists_the_entities_it_names_in_the_order_they_became_known(eng):
+    eng.remember("Priya and Tomás Silva went hiking on Mount Tamalpais with Ana.", at=at("2026-03-02T08:00:00"))
+    turn = eng.recall("hiking on Mount Tamalpais").results[0].unit
+    expected = [name for (name,) in eng.store.query(
+        """SELECT e.name FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+           WHERE me.memory_id = ? ORDER BY e.id""", [turn.id])]
+    assert len(expected) >= 2 and turn.entities == expected
+
+
+def test_memories_sharing_a_rare_entity_with_the_best_hits_join_them_at_a_discount(eng):
+    from memory.index import Filters
+    from memory.recall import HOP_DISCOUNT, Pool, _graph_hop
+
+    eng.remember("I met Zoltan Kovacs at the bakery on Elm Street.", at=at("2026-03-02T08:00:00"))
+    eng.remember("Zoltan Kovacs plays the cello on Sundays.", at=at("2026-03-05T08:00:00"))
+    rows = eng.store.query("SELECT id, content FROM memories WHERE type = 'chat_turn' ORDER BY id")
+    bakery, cello = (next(i for i, text in rows if word in text) for word in ("bakery", "cello"))
+    now = at("2026-04-01T00:00:00")
+    ranked = _graph_hop(eng.graph(), Pool.of(eng.index, [bakery], [0.8]), now, Filters(as_of=now.timestamp()),
+                        eng.index)
+    assert ranked.ids.tolist()[0] == bakery and cello in ranked.ids.tolist()
+    joined = ranked.ids.tolist().index(cello)
+    assert ranked.scores[joined] == pytest.approx(0.8 * HOP_DISCOUNT)
+    assert ranked.graph_why[cello].startswith("graph: shares ") and ranked.rows[joined] == eng.index.row_of[cello]
