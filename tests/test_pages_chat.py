@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from memory.errors import NotFoundError
 from tests.pages_support import page, page_env, texts  # noqa: F401  (fixture)
 
 REPLY = "You drink an oat latte every morning [m:1]. Anything else?"
@@ -141,11 +144,13 @@ def test_feedback_and_forget_buttons(page_env, fake_ollama, monkeypatch):
 
     at.button(key=f"chat_forget_{memory_id}").click().run()
     assert "for good" in texts(at.warning)
-    assert memory_id in {r.unit.id for r in common.engram().recall("oat latte").results}  # not yet
+    assert common.engram().store.memory(memory_id).id == memory_id  # not yet (marked wrong, its turn now ranks first)
     at.button(key=f"chat_forget_yes_{memory_id}").click().run()
     assert not at.exception
     assert f"Forgotten m:{memory_id}" in texts(at.success)
     assert memory_id not in {r.unit.id for r in common.engram().recall("oat latte").results}
+    with pytest.raises(NotFoundError):
+        common.engram().store.memory(memory_id)
     assert not [b for b in at.button if b.key == f"chat_used_{memory_id}"]
 
 
