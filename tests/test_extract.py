@@ -462,3 +462,12 @@ def test_two_slots_cannot_claim_one_alias() -> None:
     rows = [Slot("employer", aliases=("company",)), Slot("school", aliases=("company",))]
     with pytest.raises(ValueError, match="'company' appears twice"):
         _unique_keys([(alias, s.name) for s in rows for alias in s.aliases], "alias")
+
+
+def test_being_with_a_company_is_no_partner():
+    """"I'm with Vodafone" names a provider or an employer; a partner needs a word that says so."""
+    from memory.extract.facts import find_statements
+
+    assert not [f for f in find_statements("I'm with Vodafone on a 24-month contract.") if f.attribute == "partner"]
+    assert not [f for f in find_statements("I'm with Ortega Logistics, dispatch team.") if f.attribute == "partner"]
+    assert [(f.attribute, f.value) for f in find_statements("I'm dating Sam.")] == [("partner", "Sam")]

@@ -165,7 +165,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("pet", rf"(?:and\s+)?(?:i|we)?\s*{_HAVE}(?:got|adopted|rescued)\s+{_ART}(?P<kind>{_PET})\s+(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"(?:my|our)\s+(?:new\s+|current\s+)?(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse|other half)"
                    rf"(?:'s name)?\s+(?:is\s+)?(?:called\s+|named\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
-    _en("partner", rf"i\s*{_BE}\s+{_ADV}(?:married to|dating|engaged to|seeing|with)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"i\s*{_BE}\s+{_ADV}(?:married to|dating|engaged to|seeing)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"i\s+{_HAVE}(?:married|started dating|got engaged to)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("school", rf"i\s+{_ADV}{_HAVE}(?:study|studied|studying|am studying|'m studying|started studying|enrolled"
                   rf"|transferred|transferred my studies|am enrolled|'m enrolled)\s+(?:\w+\s+){{0,4}}?(?:at|to)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
