@@ -137,6 +137,11 @@ def ask(page: Page, question: str) -> Locator:
     box.fill(question)
     box.press("Enter")
     expect(page.get_by_test_id("stChatMessage").filter(has_text=question).last).to_be_visible()
+    return finished_reply(page)
+
+
+def finished_reply(page: Page) -> Locator:
+    """The last assistant reply's content, once its turn has finished (its "Memories used" line shows)."""
     reply = (page.get_by_test_id("stChatMessage")
              .filter(has=page.get_by_test_id("stChatMessageAvatarAssistant")).last
              .get_by_test_id("stChatMessageContent"))
@@ -222,11 +227,7 @@ def test_newcomer_opens_any_address_links_the_sample_vault_and_asks(page: Page, 
         asked = question.inner_text()
         question.click()
         expect(page.get_by_test_id("stChatMessage").filter(has_text=asked)).to_be_visible()
-        reply = (page.get_by_test_id("stChatMessage")
-                 .filter(has=page.get_by_test_id("stChatMessageAvatarAssistant")).last
-                 .get_by_test_id("stChatMessageContent"))
-        expect(reply.get_by_text(re.compile(r"^Memories used \(\d+\)$"))).to_be_visible(timeout=REPLY_TIMEOUT_MS)
-        settle(page)
+        reply = finished_reply(page)
         expect(reply).to_contain_text("Offline recall mode")
         expect(reply).to_contain_text("TP1351")
         expect(reply).not_to_contain_text("ollama serve")  # the banner says it, once
@@ -262,11 +263,7 @@ def test_a_question_typed_as_soon_as_the_box_shows_on_a_fresh_server_is_answered
         box.press("Enter")
         asked = page.get_by_test_id("stChatMessage").filter(has_text=question)
         expect(asked).to_be_visible(timeout=REPLY_TIMEOUT_MS)
-        reply = (page.get_by_test_id("stChatMessage")
-                 .filter(has=page.get_by_test_id("stChatMessageAvatarAssistant")).last
-                 .get_by_test_id("stChatMessageContent"))
-        expect(reply.get_by_text(re.compile(r"^Memories used \(\d+\)$"))).to_be_visible(timeout=REPLY_TIMEOUT_MS)
-        settle(page)
+        reply = finished_reply(page)
         expect(reply).to_contain_text("Okafor")
         expect(asked).to_have_count(1)
         page.reload()
