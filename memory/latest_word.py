@@ -19,6 +19,7 @@ import re
 import numpy as np
 
 from .extract.han import HAN_CHAR
+from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH
 
 __all__ = ["LATEST_WORD", "asks_present_state", "latest_word_scores"]
 
@@ -34,17 +35,17 @@ WINDOW = 10  # candidates read after the best match
 HOPS = 3  # an update of an update: A → B → C
 LATEST_WORD = "the latest word on the topic of the best match"  # why a memory was raised
 
-_PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|we're|our)\b|我", re.I)  # not "us": the US
-_PAST = re.compile(
-    r"\b(?:did|was|were|had|used to|before|previously|formerly|earlier|originally|last (?:year|month|week|time)"
-    r"|ago|back (?:then|when|in)|first|initially|at (?:the|that) time)\b|之前|以前|原来|过去|曾经|原先|先前|当时|那时",
-    re.I)
+# Past tense and periods, beyond the slot rules' cues for "before"
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|first|initially|last (?:year|month|week|time)"
+                         r"|back (?:then|when|in)|at (?:the|that) time)\b|当时|那时", re.I)
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|吗[？?]?\s*$", re.I)
 
 
 def asks_present_state(question: str) -> bool:
     """A question in the first person about how things are, not were ("what do I drive now", "我现在住哪")."""
-    return bool(_PERSON.search(question)) and not _PAST.search(question)
+    words = set(re.findall(r"[\w']+", question.lower()))  # "us" is no cue: "the US"
+    past = words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _PAST_TENSE.search(question)
+    return bool(words & FIRST_PERSON or "我" in question) and not past
 
 
 def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
@@ -63,8 +64,9 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
     anchor, anchor_score, raised = ids[0], scores[0], {}
+    vectors = _MessageVectors(index)
     for _ in range(HOPS):
-        later = _later_on_topic(index, anchor, later_ones, threshold)
+        later = _later_on_topic(index, vectors, anchor, later_ones, threshold)
         if later is None:
             break
         anchor_score *= 1.05
@@ -74,18 +76,27 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     return raised
 
 
-def _later_on_topic(index, anchor: int, candidates: list[int], threshold: float) -> int | None:
+def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
+                    threshold: float) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared)."""
     start = index.attrs(anchor)
     if start is None:
         return None
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
-    if not later:
-        return None
-    anchor_vectors = index.vectors_of(index.same_message(anchor))
-    same = [c for c in later
-            if float((index.vectors_of(index.same_message(c)) @ anchor_vectors.T).max(initial=-1.0)) >= threshold]
+    same = [c for c in later if float((vectors[c] @ vectors[anchor].T).max(initial=-1.0)) >= threshold]
     return max(same, key=lambda c: index.attrs(c)[1], default=None)
+
+
+class _MessageVectors(dict):
+    """The stored vectors of the memories written from a memory's message, read once per memory."""
+
+    def __init__(self, index) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, memory_id: int) -> np.ndarray:
+        self[memory_id] = self.index.vectors_of(self.index.same_message(memory_id))
+        return self[memory_id]
 
 
 def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:

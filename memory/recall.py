@@ -17,7 +17,7 @@ from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, latest_word_scores
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import SLOT_CUES, SLOT_PHRASES
+from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -34,9 +34,6 @@ HOP_MAX_ADDED = 5
 CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
-FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}  # "which city do we live in"
-PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}  # "what did I use to drink"
-PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
 HISTORY_DISCOUNT = 0.2
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (writer.topic_tokens)

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["ALIASES", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
+__all__ = ["ALIASES", "FIRST_PERSON", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES",
+           "UNSLOTTED", "Slot", "Template"]
+
+# A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
+FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}
+PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}
+PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
 
 
 @dataclass(frozen=True)
