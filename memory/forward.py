@@ -22,6 +22,7 @@ from .service import NOT_SERVED, Holder, read_holder, service_file
 
 LOCK_WAIT_S = 30.0  # a holder opening a large store writes its service file once its index is read
 CONNECT_TIMEOUT_S = 5.0
+RELEASE_WAIT_S = 30.0  # a holder that is alive is asked again until then: a loaded machine can be slow to answer
 
 
 class HolderGone(Exception):
@@ -161,10 +162,18 @@ def run_there(holder: Holder, argv: list[str], home: Path) -> tuple[int, str, st
 
 def ask_to_release(holder: Holder) -> None:
     """Ask the holder to hand the store over (`watch` stops); EngramError naming why not."""
-    try:
-        response = _connect(holder, "/v1/release", {})
-    except HolderGone:
-        return  # gone already: the store is free
+    deadline = time.monotonic() + RELEASE_WAIT_S
+    while True:
+        try:
+            response = _connect(holder, "/v1/release", {})
+            break
+        except HolderGone as exc:
+            if not holder.is_running():
+                return  # gone already: the store is free
+            if time.monotonic() > deadline:  # alive but not answering (a busy or stalled process)
+                raise EngramError(f"{holder.describe()} did not answer the request to hand the store over "
+                                  f"({exc}); {holder.how_to_stop()}") from None
+            time.sleep(0.5)
     with response:
         if response.status != 200:
             raise EngramError(_refused(holder, response))

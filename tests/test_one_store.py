@@ -344,6 +344,24 @@ def test_a_holder_whose_service_does_not_answer_is_named(env, tmp_path):
         holder.communicate(timeout=30)
 
 
+def test_a_watch_that_is_alive_but_does_not_answer_is_not_taken_for_gone(monkeypatch):
+    """Take over asks `watch` to stop; a slow answer must not read as "it has gone, the store is free"."""
+    from memory import forward
+    from memory.errors import EngramError
+    from memory.service import Holder
+
+    monkeypatch.setattr(forward, "RELEASE_WAIT_S", 1.0)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    alive = Holder(pid=os.getpid(), port=port, token="t", kind="watch", label="`watch`", started_at="")
+    with pytest.raises(EngramError, match=rf"`watch` \(pid {os.getpid()}\) did not answer the request"):
+        forward.ask_to_release(alive)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    forward.ask_to_release(Holder(pid=int(gone.stdout), port=port, token="t", kind="watch", label="`watch`",
+                                  started_at=""))  # a holder that has ended: nothing to ask, no error
+
+
 def test_the_app_opened_while_watch_runs_searches_through_it_and_can_take_over(env, vault, browser, tmp_path):
     watch = start_watch(env, vault)
     try:
@@ -362,7 +380,12 @@ def test_the_app_opened_while_watch_runs_searches_through_it_and_can_take_over(e
             page.screenshot(path=str(SCREENSHOTS / "one-store-held-by-watch.png"))
 
             page.get_by_role("button", name="Take over here").click()
-            out, err = watch.communicate(timeout=90)
+            try:
+                out, err = watch.communicate(timeout=90)
+            except subprocess.TimeoutExpired:
+                pytest.fail("`watch` still runs 90 s after Take over here; the page shows:\n"
+                            + page.locator("body").inner_text()[-1500:]
+                            + "\nthe app's log ends:\n" + (tmp_path / "streamlit.log").read_text()[-1500:])
             assert watch.returncode == 0 and "hands it over" in err
             expect(page.get_by_test_id("stChatInputTextArea")).to_be_visible()
             assert wait_for_holder(env, "app")["pid"] != watch.pid

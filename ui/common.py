@@ -233,7 +233,10 @@ def take_over(holder: "Holder") -> None:
 
     ask_to_release(holder)
     deadline = time.monotonic() + 60
-    while find_holder(home()) is not None and time.monotonic() < deadline:
+    while find_holder(home()) is not None:
+        if time.monotonic() > deadline:
+            raise EngramError(f"{holder.describe()} agreed to stop but still runs after a minute; "
+                              f"{holder.how_to_stop()}")
         time.sleep(0.2)
     engram()  # waits for the store to be let go
     if holder.watching and not settings().vault_path:
