@@ -38,13 +38,18 @@ LATEST_WORD = "the latest word on the topic of the best match"  # why a memory w
 # Past tense and periods, beyond the slot rules' cues for "before"
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|first|initially|last (?:year|month|week|time)"
                          r"|back (?:then|when|in)|at (?:the|that) time)\b|当时|那时", re.I)
+# a question that sums up a period ("how many weddings have I been to this year", "in the past three months")
+# asks about everything said in it, not about the latest word
+_PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\bin total\b|\baltogether\b"
+                     r"|\bthis (?:year|month|week)\b|\bhow (?:many|often)\b.*\b(?:have|did) (?:i|we)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|吗[？?]?\s*$", re.I)
 
 
 def asks_present_state(question: str) -> bool:
     """A question in the first person about how things are, not were ("what do I drive now", "我现在住哪")."""
     words = set(re.findall(r"[\w']+", question.lower()))  # "us" is no cue: "the US"
-    past = words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _PAST_TENSE.search(question)
+    past = (words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _PAST_TENSE.search(question)
+            or _PERIOD.search(question))
     return bool(words & FIRST_PERSON or "我" in question) and not past
 
 

@@ -76,6 +76,19 @@ def test_present_state_questions_are_told_from_questions_about_the_past():
     assert not asks_present_state("Which gym did I go to before?")
     assert not asks_present_state("Where did Caroline move to?")
     assert not asks_present_state("When is the US election?")
+    # a question that sums up a period asks about all of it, not about the latest word
+    assert asks_present_state("How many cats do I have now?")
+    assert not asks_present_state("How many graduation ceremonies have I attended in the past three months?")
+    assert not asks_present_state("How often did I go climbing?")
+    assert not asks_present_state("How much have I spent on gym fees so far?")
+
+
+def test_a_question_about_a_period_does_not_put_the_latest_word_first(engram):
+    remember_gyms(engram)
+    result = engram.recall("How many gyms have I been a member at so far?", as_of=at("2025-01-01T00:00:00"))
+    assert not any(LATEST_WORD in found.why for found in result.results)
+    found = [found.unit.content for found in result.results]
+    assert any("member at PureGym" in text for text in found) and any("climbing wall" in text for text in found)
 
 
 def test_a_statement_with_its_subject_dropped_is_marked_told_without_a_topic():
