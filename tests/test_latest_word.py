@@ -96,3 +96,5 @@ def test_a_statement_with_its_subject_dropped_is_marked_told_without_a_topic():
     assert statement_topics("Sold the Peloton, it was just a clothes horse.") == [("told", True)]
     assert ("said", False) in statement_topics("I moved to Leeds.")
     assert statement_topics("The high street is dying.") == []
+    assert statement_topics("Training for the half marathon now, long runs of 16k.") == [("told", False)]
+    assert statement_topics("Evening walks are getting darker.") == []  # a noun in -ing is no news
