@@ -375,7 +375,7 @@ VERB_FIRST = re.compile(
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
-_PAST_VERB_FIRST = re.compile(r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still|now)\s+)*"
+_TELLING_VERB_FIRST = re.compile(r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still|now)\s+)*"
                               r"(?:[a-z]{3,}ed|haven't|hadn't|don't|didn't|can't|won't|never|been"
                               r"|training|working|living|running|studying|teaching|playing|doing|using|driving"
                               r"|riding|cycling|walking|swimming|cooking|eating|drinking|saving|renting|commuting"
@@ -466,7 +466,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     sentences = [s.strip() for s in re.split(r"(?<=[.!;])\s+", text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     verb_first = any(VERB_FIRST.match(s) for s in sentences)
-    if not (own or verb_first or any(_PAST_VERB_FIRST.match(s) for s in sentences)):
+    if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
