@@ -32,7 +32,8 @@ LOCKER = "My locker code word is Zanzibar"
 def env(tmp_path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ENGRAM_", "OLLAMA_"))}
     env.update(ENGRAM_HOME=str(tmp_path / "home"), ENGRAM_EMBEDDER="hash", HF_HUB_OFFLINE="1",
-               ENGRAM_OLLAMA_URL="http://127.0.0.1:9")  # nothing listens there: offline recall mode
+               ENGRAM_OLLAMA_URL="http://127.0.0.1:9",  # nothing listens there: offline recall mode
+               PYTHONFAULTHANDLER="1")  # a holder that will not stop is aborted: its threads' stacks say where it hung
     return env
 
 
@@ -81,6 +82,16 @@ def stop(process: subprocess.Popen) -> tuple[str, str]:
         process.send_signal(signal.SIGINT)
     try:
         return process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        return hung(process)
+
+
+def hung(process: subprocess.Popen) -> tuple[str, str]:
+    """Stop a process that does not stop: SIGABRT, so that (with PYTHONFAULTHANDLER) every thread's stack is
+    printed to its stderr, which the failing assertion shows."""
+    process.send_signal(signal.SIGABRT)
+    try:
+        return process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
         return process.communicate(timeout=30)
@@ -383,9 +394,10 @@ def test_the_app_opened_while_watch_runs_searches_through_it_and_can_take_over(e
             try:
                 out, err = watch.communicate(timeout=90)
             except subprocess.TimeoutExpired:
-                pytest.fail("`watch` still runs 90 s after Take over here; the page shows:\n"
-                            + page.locator("body").inner_text()[-1500:]
-                            + "\nthe app's log ends:\n" + (tmp_path / "streamlit.log").read_text()[-1500:])
+                shown = page.locator("body").inner_text()[-1500:]
+                pytest.fail("`watch` still runs 90 s after Take over here; the page shows:\n" + shown
+                            + "\nthe app's log ends:\n" + (tmp_path / "streamlit.log").read_text()[-1500:]
+                            + "\nwatch's stacks:\n" + hung(watch)[1][-6000:])
             assert watch.returncode == 0 and "hands it over" in err
             expect(page.get_by_test_id("stChatInputTextArea")).to_be_visible()
             assert wait_for_holder(env, "app")["pid"] != watch.pid
