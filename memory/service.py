@@ -309,7 +309,10 @@ class StoreService:
             return f"{self.holder.describe()} does not hand the store over; {self.holder.how_to_stop()}"
         print(f"another Engram process asked for the memory store; {self.label} stops and hands it over",
               file=sys.__stderr__, flush=True)
-        _thread.interrupt_main()  # `watch` stops on KeyboardInterrupt, closing the store cleanly
+        # as `kill PID` would: `holding` turns SIGTERM into KeyboardInterrupt in the main thread, and `watch` stops
+        # closing the store cleanly. Not SIGINT: a watch started in the background by a script inherits SIGINT
+        # ignored, and interrupt_main() then does nothing.
+        _thread.interrupt_main(signal.SIGTERM)
         return None
 
 

@@ -66,9 +66,13 @@ def wait_for_holder(env: dict, kind: str, timeout: float = 120) -> dict:
     raise AssertionError(f"no {kind} service in {holder_file(env)} after {timeout} s")
 
 
-def start_watch(env: dict, vault: Path) -> subprocess.Popen:
+def start_watch(env: dict, vault: Path, *, ctrl_c: bool = True) -> subprocess.Popen:
+    """`watch` as run in a terminal, where Ctrl+C (SIGINT) stops it; with `ctrl_c` False, as started in the
+    background by a script, which leaves SIGINT ignored (so does a test run launched that way, without this)."""
+    sigint = signal.SIG_DFL if ctrl_c else signal.SIG_IGN
     return subprocess.Popen([sys.executable, "-m", "memory", "watch", str(vault)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
 
 
 def indexed(watch: subprocess.Popen) -> None:
@@ -353,6 +357,24 @@ def test_a_holder_whose_service_does_not_answer_is_named(env, tmp_path):
     finally:
         holder.kill()
         holder.communicate(timeout=30)
+
+
+def test_a_watch_started_in_the_background_hands_the_store_over_when_asked(env, tmp_path):
+    """A script's `python -m memory watch VAULT &` ignores Ctrl+C; asked to hand over, it still stops."""
+    from memory.forward import ask_to_release
+    from memory.service import find_holder
+
+    (tmp_path / "empty-vault").mkdir()
+    watch = start_watch(env, tmp_path / "empty-vault", ctrl_c=False)
+    try:
+        wait_for_holder(env, "watch")
+        indexed(watch)
+        ask_to_release(find_holder(env["ENGRAM_HOME"]))
+        out, err = watch.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        out, err = hung(watch)
+    assert watch.returncode == 0 and "hands it over" in err, err
+    assert not holder_file(env).exists()
 
 
 def test_a_watch_that_is_alive_but_does_not_answer_is_not_taken_for_gone(monkeypatch):
