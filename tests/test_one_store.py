@@ -373,6 +373,9 @@ def test_a_watch_started_in_the_background_hands_the_store_over_when_asked(env, 
         out, err = watch.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         out, err = hung(watch)
+    finally:
+        if watch.poll() is None:  # the test failed before the hand-over: leave no watch behind
+            hung(watch)
     assert watch.returncode == 0 and "hands it over" in err, err
     assert not holder_file(env).exists()
 
