@@ -5,6 +5,7 @@ Nothing here touches llama-index's global `Settings`, so nothing can fall back t
 """
 from __future__ import annotations
 
+import http.client
 import os
 from contextlib import closing
 from dataclasses import dataclass
@@ -97,12 +98,23 @@ def how_to_start_ollama(model: str = DEFAULT_MODEL) -> str:
 
 def describe_failure(exc: BaseException, model: str, timeout: float) -> str:
     """A short sentence saying what went wrong talking to Ollama."""
+    if isinstance(exc, TimeoutError):  # the probe's (standard library) errors first: no client is loaded for them
+        return f"no answer within {timeout:g} s (timed out)"
+    if isinstance(exc, TagsHTTPError):
+        return f"the server answered HTTP {exc.status_code}: {exc.error}"
+    if isinstance(exc, OSError):  # refused, unreachable, no such host, reset
+        return "could not connect (connection refused or host unreachable)"
+    if isinstance(exc, http.client.HTTPException):
+        return f"the server's reply was not valid HTTP ({type(exc).__name__})"
+    if isinstance(exc, (ValueError, KeyError, TypeError)):  # pydantic's ValidationError is a ValueError
+        first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return f"the reply was not valid Ollama JSON ({first_line})"
     import httpx
     from ollama import ResponseError
 
     if isinstance(exc, httpx.TimeoutException):
         return f"no answer within {timeout:g} s (timed out)"
-    if isinstance(exc, (ConnectionError, httpx.ConnectError)):
+    if isinstance(exc, httpx.ConnectError):
         return "could not connect (connection refused or host unreachable)"
     if isinstance(exc, ResponseError):
         if exc.status_code == 404:
@@ -112,9 +124,6 @@ def describe_failure(exc: BaseException, model: str, timeout: float) -> str:
         return f"the server answered HTTP {exc.status_code}: {exc.error}"
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
         return "the connection closed before the reply was complete"
-    if isinstance(exc, (ValueError, KeyError, TypeError)):
-        first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return f"the reply was not valid Ollama JSON ({first_line})"
     return f"{type(exc).__name__}: {exc}"
 
 
@@ -130,10 +139,39 @@ def model_matches(wanted: str, names: Sequence[str]) -> bool:
     return wanted in names or (":" not in wanted and f"{wanted}:latest" in names)
 
 
+class TagsHTTPError(OSError):
+    """GET /api/tags answered with an HTTP error status."""
+
+    def __init__(self, status_code: int, error: str) -> None:
+        super().__init__(f"HTTP {status_code}: {error}")
+        self.status_code, self.error = status_code, error
+
+
+# what fetch_models raises (no client is imported to catch them)
+PROBE_FAILURES = (OSError, http.client.HTTPException, ValueError, KeyError, TypeError)
+
+
 def fetch_models(base_url: str, timeout: float) -> list[str]:
-    """Names of the pulled models, from GET /api/tags; raises the client's own errors."""
-    with ollama_client(base_url, timeout) as client:
-        return [m.model for m in client.list().models if m.model]
+    """Names of the pulled models, from GET /api/tags. With the standard library: the chat page probes on its
+    first view, and the ollama client (httpx, pydantic) is loaded only for a reply. Raises PROBE_FAILURES."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # Ollama is asked directly, as httpx does for it
+    try:
+        with direct.open(f"{base_url}/api/tags", timeout=timeout) as response:
+            data = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        body = exc.read().decode("utf-8", "replace").strip()
+        try:
+            error = json.loads(body).get("error") or body
+        except (ValueError, AttributeError):
+            error = body
+        raise TagsHTTPError(exc.code, error or str(exc.reason)) from None
+    except urllib.error.URLError as exc:  # the reason is the socket's own error (refused, timed out)
+        raise exc.reason if isinstance(exc.reason, OSError) else exc from None
+    return [m.get("model") or m["name"] for m in data["models"]]
 
 
 def to_chat_messages(messages: Sequence[Mapping[str, str]]) -> list[ChatMessage]:
@@ -192,12 +230,19 @@ class ChatModel:
         self.request_timeout = request_timeout
         self.temperature = temperature
         self.probe_timeout = probe_timeout
-        self._client = ollama_client(self.base_url, request_timeout)
+        self._ollama: "Client | None" = None  # built with the first reply, as llama-index is
         self._llm: "Ollama | None" = None  # built on the first reply: an offline turn never loads llama-index
+
+    @property
+    def _client(self) -> "Client":
+        if self._ollama is None:
+            self._ollama = ollama_client(self.base_url, self.request_timeout)
+        return self._ollama
 
     def close(self) -> None:
         """Close the HTTP connections to Ollama."""
-        self._client.close()
+        if self._ollama is not None:
+            self._ollama.close()
 
     def __enter__(self) -> "ChatModel":
         return self
@@ -250,7 +295,7 @@ class ChatModel:
         """Names of the models pulled on the server."""
         try:
             return fetch_models(self.base_url, self.probe_timeout)
-        except client_failures() as exc:
+        except PROBE_FAILURES as exc:
             raise self._unavailable(exc, " while listing models", self.probe_timeout) from exc
 
     def available(self) -> ModelStatus:
@@ -258,7 +303,7 @@ class ChatModel:
         url, model = self.base_url, self.model
         try:
             models = tuple(fetch_models(url, self.probe_timeout))
-        except client_failures() as exc:
+        except PROBE_FAILURES as exc:
             error = f"Ollama at {url}: {describe_failure(exc, model, self.probe_timeout)}"
             return ModelStatus(url, model, False, False, (), error)
         present = model_matches(model, models)

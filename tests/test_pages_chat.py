@@ -223,7 +223,8 @@ import profile  # the standard library's, before AppTest puts pages/ (which has 
 import sys
 from streamlit.testing.v1 import AppTest
 at = AppTest.from_file(sys.argv[1], default_timeout=60).run()
-heavy = ("pandas", "memory.chat", "memory.extract", "memory.recall", "memory.writer", "vault_sync.runner")
+heavy = ("pandas", "memory.chat", "memory.extract", "memory.recall", "memory.writer", "vault_sync.runner", "ollama",
+         "httpx")
 print(" ".join(name for name in heavy if name in sys.modules) or "-", "EXCEPTION" if at.exception else "ok")
 at.chat_input[0].set_value("Anything about my dentist?").run()
 print("ANSWERED" if any("Anything about my dentist?" in m.markdown[0].value for m in at.chat_message) else "LOST")

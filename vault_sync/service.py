@@ -43,8 +43,14 @@ class VaultSync:
         """Index what changed since last time (`keyword_ready` once it is all keyword-searchable), fill the
         vectors a bulk pass left pending, then follow the folder."""
         self.watcher.start()  # first, so that edits made during the initial sync are not missed
+
+        def searchable(report: SyncReport) -> None:  # what was indexed is shown at once; the vectors fill behind
+            self._last, self._last_at = report, utc_now()
+            if keyword_ready:
+                keyword_ready(report)
+
         return self._run(lambda: self.indexer.sync_all(progress=progress, vectors=self._on_vectors,
-                                                       keyword_ready=keyword_ready))
+                                                       keyword_ready=searchable))
 
     def stop(self) -> None:
         self._stopped.set()
