@@ -91,8 +91,8 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine
     load_before = os.getloadavg()[0]
     other = f"engram at {args.compare}" if args.compare else None
-    times: dict[str, list[float]] = {"engram": [], "engram, page complete": [], **({other: []} if other else {}),
-                                     "floor": []}
+    times: dict[str, list[float]] = {"engram": [], "engram, page complete": [],
+                                     **({other: [], f"{other}, page complete": []} if other else {}), "floor": []}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
@@ -101,11 +101,12 @@ def main() -> None:
                 engram, complete = first_page_seconds(browser, HERE / "app.py", {**env, "ENGRAM_HOME": str(home)},
                                                       PAGE_COMPLETE)
                 if other:
-                    compared, _ = first_page_seconds(browser, args.compare / "app.py",
-                                                     {**env, "ENGRAM_HOME": str(scratch / f"compare-{run}")},
-                                                     cwd=args.compare)
+                    compared, compared_complete = first_page_seconds(
+                        browser, args.compare / "app.py", {**env, "ENGRAM_HOME": str(scratch / f"compare-{run}")},
+                        PAGE_COMPLETE, cwd=args.compare)
                     if run:
                         times[other].append(compared)
+                        times[f"{other}, page complete"].append(compared_complete)
                 floor, _ = first_page_seconds(browser, floor_script, env)
                 if run:
                     times["engram"].append(engram)
