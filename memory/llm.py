@@ -104,6 +104,8 @@ def describe_failure(exc: BaseException, model: str, timeout: float) -> str:
         return f"the server answered HTTP {exc.status_code}: {exc.error}"
     if isinstance(exc, OSError):  # refused, unreachable, no such host, reset
         return "could not connect (connection refused or host unreachable)"
+    if isinstance(exc, http.client.IncompleteRead):
+        return "the connection closed before the reply was complete"
     if isinstance(exc, http.client.HTTPException):
         return f"the server's reply was not valid HTTP ({type(exc).__name__})"
     if isinstance(exc, (ValueError, KeyError, TypeError)):  # pydantic's ValidationError is a ValueError
@@ -171,7 +173,10 @@ def fetch_models(base_url: str, timeout: float) -> list[str]:
         raise TagsHTTPError(exc.code, error or str(exc.reason)) from None
     except urllib.error.URLError as exc:  # the reason is the socket's own error (refused, timed out)
         raise exc.reason if isinstance(exc.reason, OSError) else exc from None
-    return [m.get("model") or m["name"] for m in data["models"]]
+    models = data["models"]
+    if not isinstance(models, list) or not all(isinstance(m, dict) for m in models):
+        raise ValueError("/api/tags did not list models")
+    return [m.get("model") or m["name"] for m in models]
 
 
 def to_chat_messages(messages: Sequence[Mapping[str, str]]) -> list[ChatMessage]:

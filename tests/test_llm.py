@@ -255,6 +255,18 @@ def test_a_slow_tags_endpoint_makes_the_model_unreachable(
     assert "no answer within 0.3 s" in status.error
 
 
+@pytest.mark.parametrize(("mode", "phrase"), [("http500", "HTTP 500"), ("malformed", "not valid Ollama JSON"),
+                                              ("cut", "closed before the reply was complete")])
+def test_a_broken_tags_reply_is_named_and_the_probe_does_not_raise(
+    fake_ollama: FakeOllama, make_chat: MakeChat, mode: str, phrase: str
+) -> None:
+    fake_ollama.mode = mode
+    fake_ollama.affects = {"/api/tags"}
+    status = make_chat(fake_ollama.url).available()
+
+    assert not status.reachable and phrase in status.error, status.error
+
+
 # settings
 
 
