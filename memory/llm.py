@@ -160,7 +160,8 @@ def fetch_models(base_url: str, timeout: float) -> list[str]:
     import urllib.error
     import urllib.request
 
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # Ollama is asked directly, as httpx does for it
+    # no proxy: the probe asks the Ollama server itself, on this machine or the local network
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         with direct.open(f"{base_url}/api/tags", timeout=timeout) as response:
             data = json.loads(response.read())
