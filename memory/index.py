@@ -396,6 +396,21 @@ class HybridIndex:
             return []
         return [int(self.ids[row]) for row in postings[0] if self.alive[row]]
 
+    def holding(self, term: str, memory_ids: list[int]) -> set[int]:
+        """Those of `memory_ids` whose row holds `term` (a few ids looked up in the term's rows, not every
+        memory that holds it)."""
+        postings = self.postings(term)
+        if postings is None:
+            return set()
+        rows = postings[0]
+        found = set()
+        for memory_id in memory_ids:
+            row = self.row_of.get(memory_id)
+            at = np.searchsorted(rows, row) if row is not None else len(rows)
+            if at < len(rows) and rows[at] == row:
+                found.add(memory_id)
+        return found
+
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         """(rows, term frequencies) of a term, rows ascending; dead rows included (`alive` filters)."""
         bulk, added = self.bulk.get(term), self.added.get(term)

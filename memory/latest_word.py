@@ -109,21 +109,6 @@ def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:
     dropped, marked when written) or a value read from one; one that only closes a value (`~no`) only for a
     yes/no question."""
     found = {m for m in memory_ids if index.is_type(m, "user_profile")}
-    found |= _marked(index, memory_ids, "§said") | _marked(index, memory_ids, "§told")
-    closing = _marked(index, memory_ids, "§said~no") | _marked(index, memory_ids, "§told~no")
+    found |= index.holding("§said", memory_ids) | index.holding("§told", memory_ids)
+    closing = index.holding("§said~no", memory_ids) | index.holding("§told~no", memory_ids)
     return found | closing if yes_no else found - closing
-
-
-def _marked(index, memory_ids: list[int], term: str) -> set[int]:
-    """Those of `memory_ids` whose row holds `term`."""
-    postings = index.postings(term)
-    if postings is None:
-        return set()
-    rows = postings[0]
-    found = set()
-    for memory_id in memory_ids:
-        row = index.row_of.get(memory_id)
-        at = np.searchsorted(rows, row) if row is not None else len(rows)
-        if at < len(rows) and rows[at] == row:
-            found.add(memory_id)
-    return found

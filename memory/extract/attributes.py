@@ -375,12 +375,12 @@ VERB_FIRST = re.compile(
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
-_TELLING_VERB_FIRST = re.compile(r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still|now)\s+)*"
-                              r"(?:[a-z]{3,}ed|haven't|hadn't|don't|didn't|can't|won't|never|been"
-                              r"|training|working|living|running|studying|teaching|playing|doing|using|driving"
-                              r"|riding|cycling|walking|swimming|cooking|eating|drinking|saving|renting|commuting"
-                              r"|dating|seeing|volunteering|coaching|practising|practicing|taking|reading|writing)\b",
-                              re.I)
+_TELLING_VERB_FIRST = re.compile(
+    r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still|now)\s+)*"
+    r"(?:[a-z]{3,}ed|haven't|hadn't|don't|didn't|can't|won't|never|been"
+    r"|training|working|living|running|studying|teaching|playing|doing|using|driving|riding|cycling|walking"
+    r"|swimming|cooking|eating|drinking|saving|renting|commuting|dating|seeing|volunteering|coaching|practising"
+    r"|practicing|taking|reading|writing)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
 _NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
 # A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
