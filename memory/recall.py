@@ -17,7 +17,7 @@ from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, latest_word_scores
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
+from .slots import FIRST_PERSON, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -206,8 +206,9 @@ def _distilled(index: HybridIndex, memory_id: int, events: dict[int, int]) -> in
 
 def _matching_attributes(attributes: list[str], words: set[str], query: str) -> list[str]:
     """The user's slots a question asks about: its phrases first ("do for a living" claims its words),
-    then cue words (English whole words, Chinese substrings), else the parts of the slot's name."""
-    lowered = " ".join(query.lower().split())
+    then cue words (English whole words, Chinese substrings), else the parts of the slot's name. Phrases
+    that name no slot ("worked on", "work out") claim their words first."""
+    lowered = NOT_SLOT_PHRASES.sub(" ", " ".join(query.lower().split()))
     phrased = {a for a, phrases in SLOT_PHRASES.items() if any(p in lowered for p in phrases)}
     for attribute in phrased:
         for phrase in SLOT_PHRASES[attribute]:

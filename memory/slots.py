@@ -8,6 +8,8 @@ attribute, add a row; the lookup tables below are derived from `SLOTS`.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 __all__ = ["ALIASES", "FIRST_PERSON", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES",
@@ -216,6 +218,8 @@ def _unique_keys(pairs: list[tuple[str, object]], what: str) -> dict:
 
 # slot → question cues; a slot without cues is recognised by the parts of its name (recall)
 SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SLOTS if s.cues_en or s.cues_zh}
+# question phrases that claim their words for no slot: "what have I worked on", "how often do I work out"
+NOT_SLOT_PHRASES = re.compile(r"\bwork(?:s|ed|ing)? (?:on|out)\b")
 # slot → question phrases; a phrase found in a question claims its words ("for a living" is no home)
 SLOT_PHRASES: dict[str, tuple[str, ...]] = {s.name: s.cue_phrases for s in SLOTS if s.cue_phrases}
 # rule kind → (slot, or None for an unslotted statement; template)

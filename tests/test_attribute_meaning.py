@@ -84,3 +84,21 @@ def test_a_new_job_started_as_a_role_is_an_occupation_not_a_hobby():
     found = find_statements("Handed in my notice and started as a junior copywriter on Monday.")
     assert [f.attribute for f in found] == ["occupation"]
     assert "copywriter" in found[0].value
+
+
+def test_the_workplace_as_a_noun_or_a_price_is_no_statement_about_the_employer():
+    assert "employer" not in dict(statement_topics("Got a parking ticket near my work for $50, annoying."))
+    assert "employer" not in dict(statement_topics("Walked home from work in the rain."))
+    assert ("employer", False) in statement_topics("I work for Halden Freight these days.")
+
+
+def test_working_on_or_working_out_is_no_question_about_the_employer(minilm_eng):
+    minilm_eng.remember("I work at Halden Freight.", at=at("2025-01-05T10:00:00"))
+    minilm_eng.remember("Finished painting the Tamiya Spitfire model kit last night.", at=at("2025-01-09T10:00:00"))
+    minilm_eng.remember("Got a parking ticket near my work for $50.", at=at("2025-01-12T10:00:00"))
+    kits = minilm_eng.recall("How many model kits have I worked on?", as_of=at("2025-03-01T00:00:00"))
+    assert rule_answers(kits) == []
+    assert "Spitfire" in kits.results[0].unit.content
+    assert rule_answers(minilm_eng.recall("How often do I work out?", as_of=at("2025-03-01T00:00:00"))) == []
+    employer = minilm_eng.recall("Where do I work now?", as_of=at("2025-03-01T00:00:00"))
+    assert rule_answers(employer) and "Halden" in rule_answers(employer)[0]

@@ -406,7 +406,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家"),
-    "employer": (r"\b(?:work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b)|job (?:at|with)|joined|hired|employed|started at|contract with"
+    # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
+    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|position (?:at|with)|role (?:at|with)|company went)\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司"),
     "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
