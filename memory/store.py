@@ -17,6 +17,7 @@ import numpy as np
 from .clock import ensure_utc, utc_now
 from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
 from .files import open_private, private_file
+from .index import ASSISTANT_MARK
 from .model import Event, MemoryUnit, Source
 from .temporal import true_at_sql
 
@@ -173,6 +174,14 @@ def m006_vector_pending(conn: duckdb.DuckDBPyConnection) -> None:
     conn.execute("ALTER TABLE memories ADD COLUMN vector_pending BOOLEAN")
 
 
+def m007_assistant_turn_mark(conn: duckdb.DuckDBPyConnection) -> None:
+    """The assistant's chat turns carry a search token that says so (`ASSISTANT_MARK`, a literal of ours)."""
+    conn.execute(
+        f"""UPDATE memories SET tokens = trim(coalesce(tokens, '') || ' {ASSISTANT_MARK}')
+            WHERE type = 'chat_turn' AND event_id IN (SELECT id FROM events WHERE role = 'assistant')
+              AND NOT list_contains(string_split(coalesce(tokens, ''), ' '), '{ASSISTANT_MARK}')""")
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
@@ -180,6 +189,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m004_lookup_indexes", m004_lookup_indexes),
     ("m005_chinese_character_tokens", m005_chinese_character_tokens),
     ("m006_vector_pending", m006_vector_pending),
+    ("m007_assistant_turn_mark", m007_assistant_turn_mark),
 ]
 
 

@@ -12,7 +12,7 @@ from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor
-from .index import context_key
+from .index import ASSISTANT_MARK, context_key
 from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
@@ -91,7 +91,8 @@ class MessageWriter:
             topics = _statement_topics(text) if msg.role == "user" else []  # its questions are skipped
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
                                               [context_key(t) for tokens in window for t in tokens]
-                                              + topic_tokens(topics)))
+                                              + topic_tokens(topics)
+                                              + ([ASSISTANT_MARK] if msg.role == "assistant" else [])))
             window.append(self.write_path.tokenize(speaker_text))
             for extracted in self.extractor.memories(text, role=msg.role, at=at):
                 began = extracted.began if extracted.began is not None and extracted.began < at else at

@@ -227,3 +227,32 @@ def test_memories_sharing_a_rare_entity_with_the_best_hits_join_them_at_a_discou
     joined = ranked.ids.tolist().index(cello)
     assert ranked.scores[joined] == pytest.approx(0.8 * HOP_DISCOUNT)
     assert ranked.graph_why[cello].startswith("graph: shares ") and ranked.rows[joined] == eng.index.row_of[cello]
+
+
+def test_for_a_question_about_the_user_their_own_words_outrank_the_assistants_reply(eng):
+    """The assistant's reply repeats the user's words; asked about themselves, the user's turn comes first.
+    Asked what the assistant said, the reply does."""
+    eng.remember("I volunteered at the Riverside food bank on Saturday.", at=at("2025-03-08T10:00:00"),
+                 session_id="s1", message_id="u1")
+    eng.remember("Volunteering on a Saturday? Saturday volunteers are the best volunteers!",
+                 at=at("2025-03-08T10:01:00"), session_id="s1", role="assistant", message_id="a1")
+    for n, chatter in enumerate(["The weather turned cold.", "Bought new running shoes.", "Watched a film."]):
+        eng.remember(chatter, at=at(f"2025-03-0{n + 1}T09:00:00"), session_id=f"c{n}")
+    mine = eng.recall("Where did I volunteer on Saturday?", as_of=at("2025-03-10T00:00:00"))
+    assert mine.results[0].unit.message_id == "u1"
+    theirs = eng.recall("What did you tell me about volunteering on Saturday?", as_of=at("2025-03-10T00:00:00"))
+    assert theirs.results[0].unit.message_id == "a1"
+
+
+@pytest.mark.parametrize("question, about_user", [
+    ("Where did I volunteer on Saturday?", True),
+    ("How many charity events did we go to?", True),
+    ("我上周六去哪儿做志愿者了？", True),
+    ("What did you tell me about food banks?", False),
+    ("你给我推荐过什么书？", False),
+    ("When is the food bank open?", False),
+])
+def test_a_question_in_the_first_person_not_about_the_assistant_is_about_the_user(question, about_user):
+    from memory.recall import _about_user
+
+    assert _about_user(question) is about_user

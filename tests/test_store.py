@@ -94,3 +94,27 @@ def test_no_progress_bar_reaches_stdout(tmp_path):
                           cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_assistant_turns_stored_before_m007_are_marked_as_the_assistants(tmp_path):
+    from memory.index import ASSISTANT_MARK
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("I moved to Leeds.", at=at("2025-03-08T10:00:00"), message_id="u1")
+    eng.remember("Leeds is a lovely city!", at=at("2025-03-08T10:01:00"), role="assistant", message_id="a1")
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    marked = "SELECT message_id FROM memories WHERE list_contains(string_split(tokens, ' '), '§assistant')"
+    assert [row[0] for row in store.query(marked)] == ["a1"]
+    store.execute("UPDATE memories SET tokens = replace(tokens, ' §assistant', '')")  # as written before m007
+    store.execute("DELETE FROM migrations WHERE name = 'm007_assistant_turn_mark'")
+    assert store.query(marked) == []
+    store.close()
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert [row[0] for row in store.query(marked)] == ["a1"]
+        tokens = store.query("SELECT tokens FROM memories WHERE message_id = 'a1'")[0][0].split()
+        assert tokens.count(ASSISTANT_MARK) == 1 and len(tokens) > 1
+    finally:
+        store.close()
