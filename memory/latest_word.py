@@ -21,7 +21,7 @@ import numpy as np
 from .extract.han import HAN_CHAR
 from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH
 
-__all__ = ["LATEST_WORD", "asks_present_state", "latest_word_scores"]
+__all__ = ["LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -53,6 +53,11 @@ def asks_present_state(question: str) -> bool:
     return bool(words & FIRST_PERSON or "我" in question) and not past
 
 
+def asks_yes_no(question: str) -> bool:
+    """"Do I still have a car?", "我现在还抽烟吗": a "no" is an answer (what closed the value says it)."""
+    return bool(_YES_NO.search(question))
+
+
 def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
                        embedder_name: str, *, settled: bool = False) -> dict[int, float]:
     """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
@@ -64,7 +69,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
             or HAN_CHAR.search(question)):
         return {}
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
-    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=bool(_YES_NO.search(question)))
+    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=asks_yes_no(question))
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]

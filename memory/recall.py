@@ -15,7 +15,7 @@ from .extract import tokenize_for_search
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .graph import LazyGraph, memory_node
 from .index import ASSISTANT_MARK, TYPE_CODES, Filters, HybridIndex
-from .latest_word import LATEST_WORD, WINDOW, latest_word_scores
+from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
 from .model import MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import FIRST_PERSON, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
 from .store import Store
@@ -120,13 +120,14 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     is answered by the latest thing the user said about it, true then: an extracted slot value, or the
     user's own latest statement on the topic when it is newer than any value the rules could read.
 
-    A negation ("no longer drinks coffee") is never the answer: it is shown as history. A question
+    A negation ("no longer drinks coffee") is no answer to "what … now": it is shown as history. A question
     about before ("what did I drink before", "我之前住哪") is answered by the one before the latest.
 
     The attribute is read from the question's cue words, else from its nearest example question; the
     user's statements about it are those the lexicons marked when they were written plus those whose
     nearest example statement is of the attribute (`extract.prototypes`). When the latest word on the
-    attribute is a negation ("I don't own a car any more"), nothing holds now: the rule answers nothing."""
+    attribute is a negation ("I don't own a car any more"), nothing holds now: the rule answers nothing,
+    except to a yes/no question ("do I have a car?"), which the negation answers."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return []
@@ -154,8 +155,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
         pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
-        if not asks_before and timeline and timeline[-1][2]:
-            pick = []  # the latest word closed the value: nothing holds now, what came before is history
+        if not asks_before and timeline and timeline[-1][2]:  # the latest word closed the value: nothing holds
+            pick = [timeline[-1][:2]] if asks_yes_no(query) else []  # now; it answers "do I still …?" with no
         answers = {_distilled(parts.index, i, events) for _, i in pick}
         for memory_id in answers:
             cand = candidates.setdefault(memory_id, Candidate(memory_id))

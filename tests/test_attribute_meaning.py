@@ -102,3 +102,39 @@ def test_working_on_or_working_out_is_no_question_about_the_employer(minilm_eng)
     assert rule_answers(minilm_eng.recall("How often do I work out?", as_of=at("2025-03-01T00:00:00"))) == []
     employer = minilm_eng.recall("Where do I work now?", as_of=at("2025-03-01T00:00:00"))
     assert rule_answers(employer) and "Halden" in rule_answers(employer)[0]
+
+
+def test_a_message_that_closes_one_value_and_holds_another_is_no_mere_negation():
+    assert ("said", False) in statement_topics("Sold the guitar; piano lessons are much more my thing.")
+    assert ("pet", False) in statement_topics("Bubbles died last month; we brought home a rescue greyhound, Dash.")
+    assert ("said", True) in statement_topics("I don't own a car any more, sold the Corsa.")
+
+
+def test_new_homes_said_without_the_word_live_are_statements_about_home():
+    assert ("home_location", False) in statement_topics("Got the keys to our place in Cardiff last week, boxes everywhere.")
+    assert ("home_location", False) in statement_topics("These days I'm back with my parents in Reading to save money.")
+    assert ("home_location", False) in statement_topics("今年开春搬去了成都，离爸妈近一点。")
+
+
+def test_a_subject_dropped_statement_is_classed_by_the_value_its_verb_holds():
+    assert ("car", True) in statement_topics("Haven't had a car since the spring, just a bus pass.")
+    assert ("drink_preference", True) in statement_topics("Haven't touched alcohol since March, feeling great.")
+    assert statement_topics("Lived experience matters.") == [("told", False)]
+
+
+def test_chinese_rules_read_study_partners_and_springtime_for_what_they_are():
+    written = datetime(2024, 8, 5, tzinfo=timezone.utc)
+    assert [(f.attribute, f.value) for f in find_statements("转到同济读博了。", written)] == [("school", "同济")]
+    assert ("partner", "阿杰") in [(f.attribute, f.value) for f in find_statements("和小李分手了，现在和阿杰在一起。", written)]
+    assert [f.attribute for f in find_statements("今年开春搬去了成都，离爸妈近一点。", written)] != ["car"]
+    assert [(f.attribute, f.value) for f in find_statements("我开特斯拉。", written)] == [("car", "特斯拉")]
+
+
+def test_a_yes_no_question_is_answered_by_the_negation_that_closed_the_value(minilm_eng):
+    minilm_eng.remember("I have a car, a blue Corsa.", at=at("2024-01-10T09:00:00"))
+    minilm_eng.remember("Blue is my favourite colour.", at=at("2024-01-12T09:00:00"))
+    minilm_eng.remember("Haven't had a car since the spring, just a bus pass.", at=at("2024-08-05T09:00:00"))
+    minilm_eng.remember("Spring cleaning done.", at=at("2024-08-06T09:00:00"))
+    asked = minilm_eng.recall("Do I have a car?")  # as of now: both statements are old, neither is fresher
+    assert asked.results[0].unit.content.startswith("Haven't had a car")
+    assert rule_answers(minilm_eng.recall("What car do I drive now?", as_of=at("2024-09-01T00:00:00"))) == []

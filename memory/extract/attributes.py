@@ -225,11 +225,13 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?P<kind>.{{1,4}}?)(?:，|,)?(?:叫|名叫|名字叫)(?P<v>.+?)"),
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
     _zh("partner", rf"我{_ZADV}(?:的)?(?:新|现任|现在的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
+    _zh("partner", rf"我{_ZADV}(?:和|跟)(?P<v>[^，。,的]{{1,6}}?)在一起了?"),  # "（分手了，）现在和阿杰在一起"
     _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?(?:大学|学院|学校|夜校|中学|小学))(?:的.{{1,8}}?)?(?:学习|学|上课|进修|读).*"),
     _zh("occupation", rf"{_ZI}{_ZADV}(?:自己)?(?:开了|开)(?:一家|一间|家|间|个|一个)(?P<v>.{{1,10}}?(?:店|馆|铺|公司|工作室|餐厅|诊所|民宿|超市))"),
-    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开)(?P<v>.{{2,20}}?)"),
+    # a bare 开 drives only when no other word starts with it (开春, 开学, 开会, 开车去…)
+    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开(?![春学会始心门玩放展业发工车]))(?P<v>.{{2,20}}?)"),
     _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学(?![校院堂生]))(?P<v>.+?)"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:举家|全家|一家人)?(?:迁到了|迁到|迁居|移居到?|搬回了?|回到了?)(?P<v>.+?)(?:定居|生活|住)?了?"),
     _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居)了?.*"),
@@ -268,6 +270,7 @@ _SWITCH_KINDS = {"drink_preference": "drink_switch", "instrument": "instrument",
                  "occupation": "occupation", "pet": "pet", "phone_model": "phone_model", "partner": "partner",
                  "commute": "commute"}
 _GENERIC_THING = re.compile(r"^(?:(?:new|old|mobile|smart)\s*)?(?:phone|car|vehicle|instrument|手机|车|汽车|新车|乐器)$", re.I)
+_ZH_STUDYING = re.compile(r"(?:读博|读研|读硕士?|读本科|读大学|读书|上学|念书|进修)$")
 _MOVE_VERB = re.compile(r"\b(?:moved|relocated|went|gone|packed up)\b|搬", re.I)
 
 
@@ -332,6 +335,9 @@ def resolve(clause: str) -> list[AttributeFact]:
             return [AttributeFact("school", value)]
         if kind in ("employer", "employer_join") and value_class(value) == "school":
             return [AttributeFact("school", value)]  # "转到中山大学", "started at Exeter University"
+        studying = _ZH_STUDYING.search(value) if lang == "zh" else None
+        if kind in ("employer", "employer_join") and studying and studying.start() >= 2:
+            return [AttributeFact("school", value[: studying.start()])]  # "转到同济读博了"
         if kind == "job_at":
             role = _clean(groups.get("role") or "", lang)
             if role and role.lower() not in _NOT_VALUES:
@@ -359,7 +365,7 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|现在|最近|如今|目前|后来)[，,]?)?"
+    r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|不再|在学|当上|成了|开了一家|迁到|改坐|改骑)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
@@ -390,7 +396,8 @@ _RETROSPECTIVE = re.compile(
 _NEGATION = re.compile(
     r"\b(?:no longer|not any ?more|any ?more|any longer|gave up|give up|given up|quit|stopped|sold|got rid of"
     r"|no more|passed away|died|moved out|broke up|split up|left my|dropped out|don't have|do not have"
-    r"|haven't got|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
+    r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
+    r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with)\b"
     r"|不再|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
     re.I)
@@ -404,7 +411,8 @@ _CHANGE = re.compile(
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
-                      r"|home (?:is|for me))\b",
+                      r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
+                      r"|back (?:with|at) my (?:parents|mum|dad|mom|folks))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
@@ -472,8 +480,12 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
     told = ("told", only_negates(clauses, negations))
-    if not own and not verb_first:  # "Lived experience matters" may be the user's word, but names no topic
-        return [told]
+    if not own and not verb_first:  # "Lived experience matters" may be the user's word: its cue words name no
+        held: dict[str, bool] = {}  # topic, but a value held by its verb does ("Haven't had a car since spring")
+        for clause, negated in zip(clauses, negations):
+            for name in held_classes(clause):
+                held[name] = held.get(name, True) and negated
+        return [*held.items(), told]
     found: dict[str, bool] = {}
     for clause, negated in zip(clauses, negations):
         named = {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
@@ -505,5 +517,7 @@ def _told(text: str) -> str:
 
 
 def only_negates(clauses: list[str], negations: list[bool]) -> bool:
-    """A message that closes a value and names no new one ("I don't own a car any more, sold the Corsa")."""
-    return any(negations) and not any(_CHANGE.search(c) for c, negated in zip(clauses, negations) if not negated)
+    """A message that closes a value and names no new one ("I don't own a car any more, sold the Corsa");
+    "Sold the guitar; piano lessons are more my thing" names one (a clause holding a value of a class)."""
+    return any(negations) and not any(_CHANGE.search(c) or held_classes(c) for c, negated in zip(clauses, negations)
+                                      if not negated)

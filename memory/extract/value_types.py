@@ -58,7 +58,7 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"coffee|tea|green tea|herbal tea|black tea|mint tea|peppermint tea|latte|americano|espresso|cappuccino|mocha"
         r"|macchiato|flat white|cortado|cold brew|decaf|matcha|chai|rooibos|chamomile|hibiscus|earl grey|builder's tea"
         r"|juice|smoothie|soda|cola|coke|diet coke|pepsi|lemonade|kombucha|cocoa|hot chocolate|sparkling water"
-        r"|fizzy water|water|oat milk|milk|beer|lager|ale|wine|cider|whisky|whiskey|gin|energy drinks?|caffeine",
+        r"|fizzy water|water|oat milk|milk|beer|lager|ale|wine|cider|whisky|whiskey|gin|energy drinks?|caffeine|alcohol|booze",
         r"咖啡|拿铁|美式|浓缩|卡布奇诺|摩卡|冷萃|奶茶|绿茶|红茶|花茶|普洱|乌龙|铁观音|龙井|果汁|可乐|雪碧|啤酒|红酒|白酒"
         r"|牛奶|豆浆|酸奶|白开水|开水|温水|矿泉水|气泡水|苏打水|柠檬水|椰子水|蜂蜜水|茶|饮料"),
     "diet": (
@@ -82,16 +82,17 @@ _CHANGE_EN = r"switched|swapped|replaced|ditched|traded|upgraded|changed|went|go
 _CHANGE_ZH = r"换|改|新|买了|入手|卖了|不再|戒|现在|如今|开始"
 VALUE_VERBS: dict[str, tuple[str, str]] = {
     "phone_model": (rf"use|using|have|has|ordered|treated myself to|stuck with|still on|{_CHANGE_EN}", rf"用|{_CHANGE_ZH}"),
-    "car": (rf"drive|driving|drove|own|sold|leased|lease|run|running|{_CHANGE_EN}",
+    "car": (rf"drive|driving|drove|own|have|has|had|sold|leased|lease|run|running|{_CHANGE_EN}",
             rf"开|提了|提车|{_CHANGE_ZH}"),
     "commute": (r"take|took|taking|get|getting|catch|catching|ride|riding|cycle|cycling|walk|walking|drive|driving"
                 r"|hop on|commute|commuting|to work|to the office|into work|in to work|stopped|no more",
                 r"上班|通勤|去公司|坐|骑|走路|步行"),
     "instrument": (rf"play|playing|played|learn|learning|lessons|practis\w+|practic\w+|took up|taken up|gave up"
                    rf"|given up|stopped|quit|{_CHANGE_EN}", rf"学|弹|拉|练|吹|打|{_CHANGE_ZH}"),
-    "pet": (r"have|got|adopted|rescued|keep|kept|bought|rehomed|rehome|lost|died|passed away|put down|gave away"
+    "pet": (r"have|got|adopted|rescued|keep|kept|bought|brought home|took in|taken in|welcomed|rehomed|rehome|lost|died"
+            r"|passed away|put down|gave away"
             r"|our|my|new|no more|don't have|do not have", r"养|领养|收养|送人|送给|送走|走了|去世|没了|我家"),
-    "drink_preference": (rf"drink|drinking|drank|order|ordering|quit|gave up|given up|cut out|off|instead|only"
+    "drink_preference": (rf"drink|drinking|drank|touch|touched|order|ordering|quit|gave up|given up|cut out|off|instead|only"
                          rf"|no more|go-to|usual|{_CHANGE_EN}", rf"喝|戒|{_CHANGE_ZH}"),
     "diet": (rf"eat|eating|ate|am|i'm|follow|following|cut out|gave up|stopped|started|become|became|{_CHANGE_EN}",
              rf"吃|戒|{_CHANGE_ZH}"),
