@@ -138,3 +138,9 @@ def test_a_yes_no_question_is_answered_by_the_negation_that_closed_the_value(min
     asked = minilm_eng.recall("Do I have a car?")  # as of now: both statements are old, neither is fresher
     assert asked.results[0].unit.content.startswith("Haven't had a car")
     assert rule_answers(minilm_eng.recall("What car do I drive now?", as_of=at("2024-09-01T00:00:00"))) == []
+
+
+def test_a_shift_at_a_place_said_in_passing_is_a_statement_about_the_employer():
+    greeting = "Morning! Just back from my night shift at the bakery, what should I have for lunch?"
+    assert ("employer", False) in statement_topics(greeting)
+    assert "employer" not in dict(statement_topics("Shifts in the weather are forecast, I heard."))

@@ -416,6 +416,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
+                 r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
                  r"|position (?:at|with)|role (?:at|with)|company went)\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司"),
     "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
