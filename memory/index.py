@@ -400,19 +400,19 @@ class HybridIndex:
         return [int(self.ids[row]) for row in postings[0] if self.alive[row]]
 
     def holding(self, term: str, memory_ids: list[int]) -> set[int]:
-        """Those of `memory_ids` whose row holds `term` (a few ids looked up in the term's rows, not every
-        memory that holds it)."""
+        """Those of `memory_ids` whose row holds `term`."""
+        rows = np.array([self.row_of.get(memory_id, -1) for memory_id in memory_ids], dtype=np.int64)
+        return {memory_id for memory_id, held in zip(memory_ids, self.rows_holding(term, rows).tolist()) if held}
+
+    def rows_holding(self, term: str, rows: np.ndarray) -> np.ndarray:
+        """Which of a few index `rows` hold `term`, as a mask: each looked up in the term's rows (ascending),
+        not a mask of every row that holds it."""
         postings = self.postings(term)
-        if postings is None:
-            return set()
-        rows = postings[0]
-        found = set()
-        for memory_id in memory_ids:
-            row = self.row_of.get(memory_id)
-            at = np.searchsorted(rows, row) if row is not None else len(rows)
-            if at < len(rows) and rows[at] == row:
-                found.add(memory_id)
-        return found
+        if postings is None or not len(postings[0]):
+            return np.zeros(len(rows), dtype=bool)
+        found = postings[0]
+        at = np.minimum(np.searchsorted(found, rows), len(found) - 1)
+        return found[at] == rows
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         """(rows, term frequencies) of a term, rows ascending; dead rows included (`alive` filters)."""

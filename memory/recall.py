@@ -342,9 +342,7 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
     valid_from = index.valid_from[pool.rows]
     pool.scores = pool.scores * (index.relevance[pool.rows].astype(np.float64) * _recency(valid_from, as_of))
     if about_user:
-        replies = index.postings(ASSISTANT_MARK)
-        if replies is not None:
-            pool.scores[np.isin(pool.rows, replies[0])] *= ASSISTANT_WEIGHT
+        pool.scores[index.rows_holding(ASSISTANT_MARK, pool.rows)] *= ASSISTANT_WEIGHT
     if asked is not None:
         pool.in_period = _in_period(valid_from, index.valid_until[pool.rows], asked)
         pool.scores[pool.in_period] *= QUESTION_TIME_BOOST

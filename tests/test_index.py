@@ -77,3 +77,25 @@ def test_the_array_searches_give_index_rows_best_first_and_the_listed_ones_memor
     assert index.cosine(query, keep, 5) == ([(2, float(similarities[0])), (3, float(similarities[1]))], floor)
     away = np.array([0, 0, -1], np.float32)  # memory 4 (corrected, not kept) is the farthest row
     assert index.cosine_rows(away, keep, 5)[2] == pytest.approx(0.0, abs=1e-6)  # the floor is among kept rows only
+
+
+def test_which_rows_hold_a_term_is_answered_for_rows_read_at_start_and_added_since(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("Paris in spring.", at=at("2025-03-01T10:00:00"), message_id="u1")
+    eng.remember("Paris is lovely then!", at=at("2025-03-01T10:01:00"), role="assistant", message_id="a1")
+    eng.close()
+    eng = open_engram(tmp_path)  # the two turns read at start (bulk postings) …
+    try:
+        eng.remember("Rome next?", at=at("2025-03-02T10:00:00"), message_id="u2")
+        eng.remember("Rome is warmer.", at=at("2025-03-02T10:01:00"), role="assistant", message_id="a2")  # … two added
+        index = eng.index
+        by_message = {u.message_id: u.id for u in eng.store.memories_by_id(
+            [int(i) for i in index.ids[: index.size]]).values() if u.type == "chat_turn"}
+        rows = np.array([index.row_of[by_message[m]] for m in ("u1", "a1", "u2", "a2")] + [-1], dtype=np.int64)
+        assert index.rows_holding("§assistant", rows).tolist() == [False, True, False, True, False]
+        assert index.holding("§assistant", [by_message["a2"], by_message["u1"], 10**9]) == {by_message["a2"]}
+        assert not index.rows_holding("§nothing", rows).any()
+    finally:
+        eng.close()
