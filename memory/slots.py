@@ -9,11 +9,10 @@ attribute, add a row; the lookup tables below are derived from `SLOTS`.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 
-__all__ = ["ALIASES", "FIRST_PERSON", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES",
-           "UNSLOTTED", "Slot", "Template"]
+__all__ = ["ALIASES", "FIRST_PERSON", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES",
+           "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}
