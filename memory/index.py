@@ -29,9 +29,6 @@ BM25_B = 0.5
 #: turn is found too (a reply answers what was asked), counted as a second, lighter field (BM25F)
 CONTEXT_MARK = "^"
 CONTEXT_WEIGHT = 0.5  # a context key weighs half a word of the turn's own text, in term frequency and length
-#: the search token of a chat turn the assistant said: what the assistant replied restates or elaborates,
-#: so for a question about the user the user's own words weigh more (recall.ASSISTANT_WEIGHT)
-ASSISTANT_MARK = "§assistant"
 TYPE_CODES = {name: code for code, name in enumerate(RESULT_TYPES)}
 
 

@@ -11,6 +11,9 @@ MEMORY_TYPES = ("user_profile", "session_state", "tool_result", "fact_reference"
 CHAT_TURN = "chat_turn"
 OFFLINE_REPLY = "offline_reply"  # an event only: what Engram said with no model, not knowledge
 RESULT_TYPES = MEMORY_TYPES + (CHAT_TURN,)
+#: the search token of a chat turn the assistant said: what the assistant replied restates or elaborates,
+#: so for a question about the user the user's own words weigh more (recall.ASSISTANT_WEIGHT)
+ASSISTANT_MARK = "§assistant"
 ROLES = ("user", "assistant", "system", "tool")
 
 

@@ -14,9 +14,9 @@ from .embed import Embedder
 from .extract import tokenize_for_search
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .graph import LazyGraph, memory_node
-from .index import ASSISTANT_MARK, TYPE_CODES, Filters, HybridIndex
+from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
-from .model import MemoryUnit, Provenance, RecallResult, Recollection
+from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import FIRST_PERSON, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_of_age, true_at

@@ -17,8 +17,7 @@ import numpy as np
 from .clock import ensure_utc, utc_now
 from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
 from .files import open_private, private_file
-from .index import ASSISTANT_MARK
-from .model import Event, MemoryUnit, Source
+from .model import ASSISTANT_MARK, Event, MemoryUnit, Source
 from .temporal import true_at_sql
 
 if TYPE_CHECKING:

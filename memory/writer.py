@@ -12,8 +12,8 @@ from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor
-from .index import ASSISTANT_MARK, context_key
-from .model import CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
+from .index import context_key
+from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
 from .write_path import WritePath, WriteReport

@@ -97,7 +97,7 @@ def test_no_progress_bar_reaches_stdout(tmp_path):
 
 
 def test_assistant_turns_stored_before_m007_are_marked_as_the_assistants(tmp_path):
-    from memory.index import ASSISTANT_MARK
+    from memory.model import ASSISTANT_MARK
     from tests.helpers import at, open_engram
 
     eng = open_engram(tmp_path)
