@@ -481,16 +481,15 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
     told = ("told", only_negates(clauses, negations))
-    if not own and not verb_first:  # "Lived experience matters" may be the user's word: its cue words name no
-        held: dict[str, bool] = {}  # topic, but a value held by its verb does ("Haven't had a car since spring")
-        for clause, negated in zip(clauses, negations):
-            for name in held_classes(clause):
-                held[name] = held.get(name, True) and negated
-        return [*held.items(), told]
+    # Cue words name a topic only in a statement that has a subject or starts with news ("Moved to Leeds"):
+    # "Lived experience matters" may be the user's word, but no word about home. A value held by its verb
+    # names one in any statement ("Haven't had a car since the spring").
+    by_cues = own or verb_first
     found: dict[str, bool] = {}
     for clause, negated in zip(clauses, negations):
-        named = {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
-        named |= set(held_classes(clause))
+        named = set(held_classes(clause))
+        if by_cues:
+            named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
         for name in named:
