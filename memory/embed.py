@@ -34,18 +34,24 @@ _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _REDACTED_CLAUSE = re.compile(r"[^,;:.!?，；：。！？\n]*\[REDACTED:\w+\][^,;:.!?，；：。！？\n]*[,;:.!?，；：。！？]?")
 
 
+#: More than any embedder here reads (MiniLM 256 tokens, Ollama's embedding models up to 8,192): a 5 MB
+#: message is embedded by its start, as a model would truncate it, without cleaning or hashing the rest.
+MEANING_CHARS = 32_000
+
+
 def meaning_text(text: str) -> str:
     """What a meaning model reads of a text: link text without its target, a bare URL as its host,
-    no HTML tags, no clause that holds a redacted secret. URLs cost many tokens and say little (on
-    obsidian-hub they are half of all tokens); "my portal password is [REDACTED:password]" would pull
-    "I'm allergic to penicillin; …" towards passwords (cosine to "what am I allergic to" 0.24, 0.63
-    without it). Keywords still find the secret's clause."""
+    no HTML tags, no clause that holds a redacted secret, at most MEANING_CHARS. URLs cost many tokens
+    and say little (on obsidian-hub they are half of all tokens); "my portal password is
+    [REDACTED:password]" would pull "I'm allergic to penicillin; …" towards passwords (cosine to "what am
+    I allergic to" 0.24, 0.63 without it). Keywords still find the secret's clause."""
+    text = text[: 4 * MEANING_CHARS]  # cleaning shortens links and URLs: a margin past the cut
     if "[REDACTED:" in text:
         kept = _REDACTED_CLAUSE.sub("", text).strip()
         text = kept if kept.strip(",;:.!?，；：。！？ ") else text
-    if "://" not in text and "](" not in text and "<" not in text:
-        return text
-    return _HTML_TAG.sub("", _BARE_URL.sub(r"\1", _LINK_TARGET.sub(r"\1", text)))
+    if "://" in text or "](" in text or "<" in text:
+        text = _HTML_TAG.sub("", _BARE_URL.sub(r"\1", _LINK_TARGET.sub(r"\1", text)))
+    return text[:MEANING_CHARS]
 
 
 def normalise_rows(matrix: np.ndarray) -> np.ndarray:
@@ -140,7 +146,7 @@ class HashingEmbedder:
         self.name = f"hash:{dim}"
 
     def _features(self, text: str) -> list[str]:
-        words = [w.lower() for w in _WORD.findall(text)]
+        words = [w.lower() for w in _WORD.findall(text[:MEANING_CHARS])]
         grams = [w[i : i + 3] for w in words for i in range(max(1, len(w) - 2))]
         return words + grams
 

@@ -157,10 +157,12 @@ class WritePath:
         for fields in changes.updates.values():
             if fields.get("content"):
                 fields["content"] = scrub(fields["content"])
+        scrub_many = self.redactor.scrub_many  # one pass over a note's tags, or its (up to 100,000) links
         for tags in changes.tags:
-            tags.tags = [tag for tag in tags.tags if scrub(tag) == tag]
+            tags.tags = [tag for tag, clean in zip(tags.tags, scrub_many(tags.tags)) if clean == tag]
         for links in changes.note_links:
-            links.links = [(scrub(target), kind, line) for target, kind, line in links.links]
+            targets = scrub_many([target for target, _, _ in links.links])
+            links.links = [(clean, kind, line) for clean, (_, kind, line) in zip(targets, links.links)]
 
     def _prepare(self, changes: Changes) -> _Prepared:
         later = changes.vectors_later

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.embed import LocalMiniLM, LocalMiniLMInt8, make_embedder, meaning_text
+from memory.embed import MEANING_CHARS, HashingEmbedder, LocalMiniLM, LocalMiniLMInt8, make_embedder, meaning_text
 from memory.minilm import MiniLMRunner, cached_graph, length_batches, weights_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,6 +192,17 @@ def test_a_clause_holding_a_redacted_secret_is_not_read_for_meaning(local):
     assert float(vectors[0] @ vectors[2]) > 0.5
     assert meaning_text("我对花生过敏，身份证号是 [REDACTED:national_id]，体检表上要填。") == "我对花生过敏，体检表上要填。"
     assert meaning_text("[REDACTED:api_key]") == "[REDACTED:api_key]"
+
+
+def test_an_embedder_reads_a_huge_text_by_its_start(local):
+    """A 5 MB paste is embedded by its start, as the model would truncate it: the rest is neither cleaned nor hashed."""
+    start = "My sister Ana keeps bees on a rooftop in Porto. " * 700  # longer than MEANING_CHARS
+    tail = " ".join(f"invoice{i} [ref](https://example.org/{i})" for i in range(100_000))
+    assert len(meaning_text(start + tail)) == MEANING_CHARS
+    hashed = HashingEmbedder().embed([start, start + tail])
+    assert float(hashed[0] @ hashed[1]) > 0.9999
+    vectors = local.embed([start, start + tail])
+    assert float(vectors[0] @ vectors[1]) > 0.9999
 
 
 def test_recalling_compiles_no_extraction_rules():

@@ -79,7 +79,8 @@ def _stock(tmp_path: Path, fake_ollama: FakeOllama) -> Path:
     (vault / "Finance").mkdir(parents=True)
     (vault / "Finance" / "Accounts.md").write_text(NOTE, encoding="utf-8")
     (vault / "Finance" / f"keys {SECRETS['title key']}.md").write_text("Rotate these keys yearly.\n", encoding="utf-8")
-    (vault / "Garden.md").write_text("# Garden\n\nSee [[Accounts]] for the budget.\n", encoding="utf-8")
+    (vault / "Garden.md").write_text(f"# Garden\n\nSee [[Accounts]] for the budget and [[keys {SECRETS['title key']}]] "
+                                     f"for the keys.\n", encoding="utf-8")
     chat = tmp_path / "chat.jsonl"
     lines = [
         {"session_id": "s1", "role": "user", "content": f"my password is {PASSWORD} and my card is {CARD}",

