@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import threading
@@ -47,34 +48,66 @@ def py_time(value: datetime | None) -> datetime | None:
     return ensure_utc(value) if value is not None else None
 
 
+def sql_literal(value: Any) -> str | None:
+    """`value` as a SQL literal, or None when it is not one of the plain kinds written safely as literals:
+    NULL, a boolean, a whole number, a finite float, text, bytes, a naive timestamp, a list of whole numbers
+    or of texts."""
+    kind = type(value)
+    if value is None:
+        return "NULL"
+    if kind is bool:
+        return "TRUE" if value else "FALSE"
+    if kind is int:
+        return str(value)
+    if kind is float:
+        return f"'{value!r}'::DOUBLE" if math.isfinite(value) else None  # parsed from text: the same double
+    if kind is str:
+        return "'" + value.replace("'", "''") + "'" if "\x00" not in value else None  # '' is the only escape
+    if kind is bytes:
+        return f"from_hex('{value.hex()}')"
+    if kind is datetime and value.tzinfo is None:
+        return f"TIMESTAMP '{value.isoformat(sep=' ')}'"
+    if kind is list and all(type(v) is int for v in value):
+        return "[" + ", ".join(map(str, value)) + "]::BIGINT[]"
+    if kind is list and all(type(v) is str and "\x00" not in v for v in value):
+        return "[" + ", ".join("'" + v.replace("'", "''") + "'" for v in value) + "]::VARCHAR[]"
+    return None
+
+
 def inline_params(sql: str, params: list) -> str | None:
-    """`sql` with each `?` replaced by its parameter as a SQL literal, or None when a parameter is not one of
-    the plain kinds written safely as literals (whole number, text, list of whole numbers, naive timestamp).
+    """`sql` with each `?` replaced by its parameter as a SQL literal (`sql_literal`), or None when one is
+    not a plain value.
 
     DuckDB's Python binding imports pandas (about half a second) the first time it binds any value, so
-    reads pass literals: a command that only reads never loads pandas."""
-    literals = []
-    for value in params:
-        if type(value) is int:
-            literals.append(str(value))
-        elif type(value) is str and "\x00" not in value:
-            literals.append("'" + value.replace("'", "''") + "'")  # a doubled quote is the only escape
-        elif type(value) is list and all(type(v) is int for v in value):
-            literals.append("[" + ", ".join(map(str, value)) + "]::BIGINT[]")
-        elif type(value) is datetime and value.tzinfo is None:
-            literals.append(f"TIMESTAMP '{value.isoformat(sep=' ')}'")
-        else:
-            return None
+    statements pass literals: a command that reads, or writes a few rows, never loads pandas."""
+    literals = [sql_literal(value) for value in params]
     pieces = sql.split("?")
-    if len(pieces) != len(literals) + 1:
+    if None in literals or len(pieces) != len(literals) + 1:
         return None
     return "".join(piece + literal for piece, literal in zip(pieces, literals)) + pieces[-1]
 
 
+def run_sql(conn: duckdb.DuckDBPyConnection, sql: str, params: list) -> duckdb.DuckDBPyConnection:
+    """Execute with literal parameters where they are plain values, else bound ones (see inline_params)."""
+    inlined = inline_params(sql, params) if params else sql
+    return conn.execute(inlined) if inlined is not None else conn.execute(sql, params)
+
+
+#: Up to this many rows are inserted as literal VALUES; more go through an Arrow table (pyarrow imports pandas).
+LITERAL_ROWS = 64
+
+
 def bulk_insert(conn: duckdb.DuckDBPyConnection, table: str, columns: tuple[str, ...], rows: list[list]) -> None:
-    """Insert many rows in one statement through an Arrow table (executemany is ~5× slower)."""
+    """Insert many rows in one statement: a few as literals, many through an Arrow table (executemany is ~5×
+    slower)."""
     if not rows:
         return
+    names = ", ".join(columns)
+    if len(rows) <= LITERAL_ROWS:
+        values = [[sql_literal(value) for value in row] for row in rows]
+        if not any(None in row for row in values):
+            conn.execute(f"INSERT INTO {table} ({names}) VALUES " + ", ".join(f"({', '.join(row)})" for row in values))
+            return
     import pyarrow as pa
 
     arrays = {}
@@ -84,7 +117,7 @@ def bulk_insert(conn: duckdb.DuckDBPyConnection, table: str, columns: tuple[str,
     view = f"_bulk_{table}"
     conn.register(view, pa.table(arrays))
     try:
-        conn.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)} FROM {view}")
+        conn.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {view}")
     finally:
         conn.unregister(view)
 
@@ -165,7 +198,7 @@ def m005_chinese_character_tokens(conn: duckdb.DuckDBPyConnection) -> None:
     from .extract.search_tokens import with_han_characters
 
     for memory_id, tokens in rows:
-        conn.execute("UPDATE memories SET tokens = ? WHERE id = ?", [" ".join(with_han_characters(tokens.split())), memory_id])
+        run_sql(conn, "UPDATE memories SET tokens = ? WHERE id = ?", [" ".join(with_han_characters(tokens.split())), memory_id])
 
 
 def m006_vector_pending(conn: duckdb.DuckDBPyConnection) -> None:
@@ -424,15 +457,13 @@ class Store:
             return [dict(zip(names, row)) for row in cursor.fetchall()]
 
     def _run(self, sql: str, params: list) -> duckdb.DuckDBPyConnection:
-        """Execute with literal parameters where they are plain values, else bound ones (see inline_params)."""
-        inlined = inline_params(sql, params) if params else sql
-        return self.conn.execute(inlined) if inlined is not None else self.conn.execute(sql, params)
+        return run_sql(self.conn, sql, params)
 
     def execute(self, sql: str, params: Iterable[Any] = ()) -> None:
         """Any statement: counted as a possible change to memories (what it changes is not known here)."""
         with self._lock:
             self.memory_writes += 1
-            self.conn.execute(sql, list(params))
+            self._run(sql, list(params))
 
     def next_ids(self, table: str, count: int) -> list[int]:
         if count <= 0:
@@ -471,7 +502,7 @@ class Store:
             for source_id, fields in updates.items():
                 assignments = ", ".join(f"{name} = ?" for name in fields)
                 values = [db_time(v) if isinstance(v, datetime) else v for v in fields.values()]
-                conn.execute(f"UPDATE sources SET {assignments} WHERE id = ?", values + [source_id])
+                run_sql(conn, f"UPDATE sources SET {assignments} WHERE id = ?", values + [source_id])
 
     def insert_events(self, events: list[Event]) -> None:
         bulk_insert(self.conn, "events", EVENT_COLUMNS,
@@ -564,7 +595,7 @@ class Store:
         """Give the entity `name` its aliases (mentions of an alias then resolve to it). Inside a transaction."""
         with self._lock:
             entity_id = self.entity_ids([(name, label, None)], at=at)[0]
-            self.conn.execute("UPDATE entities SET aliases = ? WHERE id = ?", [aliases, entity_id])
+            run_sql(self.conn, "UPDATE entities SET aliases = ? WHERE id = ?", [aliases, entity_id])
             for alias in aliases:
                 self._entity_staged[(alias, None)] = entity_id
             return entity_id
@@ -613,12 +644,12 @@ class Store:
             return []
         self.memory_writes += 1
         with self.transaction() as conn:
-            ids = [r[0] for r in conn.execute(
-                "SELECT id FROM memories WHERE vector_pending AND id IN (SELECT unnest(?)) ORDER BY id",
+            ids = [r[0] for r in run_sql(
+                conn, "SELECT id FROM memories WHERE vector_pending AND id IN (SELECT unnest(?)) ORDER BY id",
                 [sorted(vectors)]).fetchall()]
             bulk_insert(conn, "embeddings", ("memory_id", "vector"),
                         [[i, np.asarray(vectors[i], dtype=np.float32).tobytes()] for i in ids])
-            conn.execute("UPDATE memories SET vector_pending = NULL WHERE id IN (SELECT unnest(?))", [ids])
+            run_sql(conn, "UPDATE memories SET vector_pending = NULL WHERE id IN (SELECT unnest(?))", [ids])
         return ids
 
     def update_memories(self, updates: dict[int, dict[str, Any]], tokens: dict[int, str] | None = None,
@@ -637,7 +668,7 @@ class Store:
                 rows = [[memory_id] + [_db_value(n, updates[memory_id][n]) for n in names] for memory_id in ids]
                 if len(rows) == 1:
                     assignments = ", ".join(f"{n} = ?" for n in names)
-                    conn.execute(f"UPDATE memories SET {assignments} WHERE id = ?", rows[0][1:] + [rows[0][0]])
+                    run_sql(conn, f"UPDATE memories SET {assignments} WHERE id = ?", rows[0][1:] + [rows[0][0]])
                     continue
                 view = "_memory_updates"
                 import pyarrow as pa
@@ -651,13 +682,13 @@ class Store:
                 finally:
                     conn.unregister(view)
             for memory_id, text in tokens.items():
-                conn.execute("UPDATE memories SET tokens = ?, embed_text = NULL WHERE id = ?", [text, memory_id])
+                run_sql(conn, "UPDATE memories SET tokens = ?, embed_text = NULL WHERE id = ?", [text, memory_id])
             for memory_id, vector in vectors.items():  # a pending memory gains its vector with the edit
-                conn.execute("DELETE FROM embeddings WHERE memory_id = ?", [memory_id])
-                conn.execute("INSERT INTO embeddings VALUES (?, ?)",
+                run_sql(conn, "DELETE FROM embeddings WHERE memory_id = ?", [memory_id])
+                run_sql(conn, "INSERT INTO embeddings VALUES (?, ?)",
                              [memory_id, np.asarray(vector, dtype=np.float32).tobytes()])
             if vectors:
-                conn.execute("UPDATE memories SET vector_pending = NULL WHERE vector_pending "
+                run_sql(conn, "UPDATE memories SET vector_pending = NULL WHERE vector_pending "
                              "AND id IN (SELECT unnest(?))", [sorted(vectors)])
 
     def delete_memories(self, units: list[MemoryUnit]) -> list[int]:
@@ -700,7 +731,7 @@ class Store:
             conn.execute("CREATE TEMP TABLE IF NOT EXISTS closing_edges (src VARCHAR, closed_at TIMESTAMP)")
             conn.execute("DELETE FROM closing_edges")
             bulk_insert(conn, "closing_edges", ("src", "closed_at"), [[src, db_time(at)] for src, at in sources])
-            conn.execute("UPDATE edges SET valid_until = c.closed_at FROM closing_edges c WHERE edges.src = c.src "
+            run_sql(conn, "UPDATE edges SET valid_until = c.closed_at FROM closing_edges c WHERE edges.src = c.src "
                          "AND edges.valid_until IS NULL AND edges.kind = ?", [kind])
 
     def replace_note_links(self, source_id: int, links: list[tuple[str, str, int]]) -> None:
@@ -711,7 +742,7 @@ class Store:
         if not links_of:
             return
         with self.transaction() as conn:
-            conn.execute("DELETE FROM note_links WHERE source_id IN (SELECT unnest(?))", [sorted(links_of)])
+            run_sql(conn, "DELETE FROM note_links WHERE source_id IN (SELECT unnest(?))", [sorted(links_of)])
             bulk_insert(conn, "note_links", ("source_id", "target", "kind", "line"),
                         [[source_id, target, kind, line] for source_id, links in links_of.items()
                          for target, kind, line in links])
@@ -796,10 +827,8 @@ class Store:
                    session_id: str | None = None) -> None:
         """One chat recall: what was returned and what the answer used (for the hit rate)."""
         with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO recall_log VALUES (?, ?, ?, ?, ?, ?)",
-                [db_time(utc_now()), session_id, returned, used, latency_ms, confident],
-            )
+            run_sql(conn, "INSERT INTO recall_log VALUES (?, ?, ?, ?, ?, ?)",
+                    [db_time(utc_now()), session_id, returned, used, latency_ms, confident])
 
     # ------------------------------------------------- named reads (write side, recall)
     def recent_turn_texts(self, session_id: str, limit: int) -> list[str]:
@@ -861,8 +890,8 @@ class Store:
 
     def save_session_summary(self, session_id: str, *, started: datetime, summary: str, upto: int) -> None:
         with self.transaction() as conn:
-            conn.execute("DELETE FROM sessions WHERE id = ?", [session_id])
-            conn.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, NULL)",
+            run_sql(conn, "DELETE FROM sessions WHERE id = ?", [session_id])
+            run_sql(conn, "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, NULL)",
                          [session_id, session_id, db_time(started), summary, upto])
 
     def last_used_memories(self, session_id: str) -> list[int]:
@@ -1005,7 +1034,7 @@ class Store:
                         [[memory_id, vec.tobytes()] for memory_id, vec in zip(ids, matrix)])
             conn.execute("UPDATE memories SET vector_pending = NULL WHERE vector_pending")
             conn.execute("DELETE FROM meta WHERE key = 'embedder'")
-            conn.execute("INSERT INTO meta VALUES ('embedder', ?)", [embedder_key])
+            run_sql(conn, "INSERT INTO meta VALUES ('embedder', ?)", [embedder_key])
 
     def graph_rows(self) -> "GraphRows":
         """Everything the graph view is built from."""
@@ -1351,22 +1380,22 @@ def _delete_memories(conn: duckdb.DuckDBPyConnection, units: list[MemoryUnit]) -
     """The SQL of a forget (inside the caller's transaction); returns the entities left orphaned."""
     ids = [u.id for u in units]
     nodes = [f"m:{i}" for i in ids]
-    linked = [r[0] for r in conn.execute(
-        "SELECT DISTINCT entity_id FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids]).fetchall()]
-    conn.execute("DELETE FROM memories WHERE id IN (SELECT unnest(?))", [ids])
-    conn.execute("DELETE FROM embeddings WHERE memory_id IN (SELECT unnest(?))", [ids])
-    conn.execute("DELETE FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids])
-    conn.execute("DELETE FROM edges WHERE src IN (SELECT unnest(?)) OR dst IN (SELECT unnest(?))", [nodes, nodes])
+    linked = [r[0] for r in run_sql(
+        conn, "SELECT DISTINCT entity_id FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids]).fetchall()]
+    run_sql(conn, "DELETE FROM memories WHERE id IN (SELECT unnest(?))", [ids])
+    run_sql(conn, "DELETE FROM embeddings WHERE memory_id IN (SELECT unnest(?))", [ids])
+    run_sql(conn, "DELETE FROM memory_entities WHERE memory_id IN (SELECT unnest(?))", [ids])
+    run_sql(conn, "DELETE FROM edges WHERE src IN (SELECT unnest(?)) OR dst IN (SELECT unnest(?))", [nodes, nodes])
     events = [u.event_id for u in units if u.type == "chat_turn" and u.event_id is not None]
     if events:
-        conn.execute("UPDATE events SET text = '[forgotten]' WHERE id IN (SELECT unnest(?))", [events])
-    orphans = [r[0] for r in conn.execute(
-        """SELECT e.id FROM entities e WHERE e.id IN (SELECT unnest(?))
+        run_sql(conn, "UPDATE events SET text = '[forgotten]' WHERE id IN (SELECT unnest(?))", [events])
+    orphans = [r[0] for r in run_sql(
+        conn, """SELECT e.id FROM entities e WHERE e.id IN (SELECT unnest(?))
              AND NOT EXISTS (SELECT 1 FROM memory_entities me WHERE me.entity_id = e.id)
              AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = 'e:' || e.id OR src = 'e:' || e.id)
            ORDER BY e.id""", [linked]).fetchall()]
     if orphans:
-        conn.execute("DELETE FROM entities WHERE id IN (SELECT unnest(?))", [orphans])
+        run_sql(conn, "DELETE FROM entities WHERE id IN (SELECT unnest(?))", [orphans])
     return orphans
 
 

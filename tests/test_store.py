@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memory import StoreLockedError
-from memory.store import MIGRATIONS, Store
+from memory.store import LITERAL_ROWS, MIGRATIONS, Store, bulk_insert, sql_literal
 
 
 def test_migrations_are_named_and_recorded(tmp_path):
@@ -18,6 +18,30 @@ def test_migrations_are_named_and_recorded(tmp_path):
     again = Store(tmp_path / "e.duckdb")  # idempotent on reopen
     assert again.count("migrations") == len(MIGRATIONS)
     again.close()
+
+
+def test_rows_written_as_literals_read_back_as_bound_rows_do(tmp_path):
+    """A few rows go in as literal VALUES (no pandas), many through Arrow: both store exactly the same values."""
+    from datetime import datetime
+
+    store = Store(tmp_path / "e.duckdb")
+    store.execute("CREATE TABLE sample (i BIGINT, f DOUBLE, t VARCHAR, b BLOB, ts TIMESTAMP, ids BIGINT[], "
+                  "names VARCHAR[], ok BOOLEAN)")
+    columns = ("i", "f", "t", "b", "ts", "ids", "names", "ok")
+    rows = [
+        [1, 0.1 + 0.2, "it's \"quoted\" ? 中文 \\ [REDACTED:x] '' end", b"\x00'\xff" + bytes(range(256)),
+         datetime(2026, 3, 1, 9, 30, 15, 123456), [3, -2], ["O'Neil", "?", "中"], True],
+        [-(2 ** 62), 1e-300, "", b"", datetime(1970, 1, 1), [], [], False],
+        [None, -0.0, None, None, None, None, None, None],
+    ]
+    assert all(sql_literal(value) is not None for row in rows for value in row)
+    bulk_insert(store.conn, "sample", columns, rows)  # literal VALUES
+    bulk_insert(store.conn, "sample", columns, rows * (LITERAL_ROWS // len(rows) + 1))  # through Arrow
+    stored = store.query("SELECT * FROM sample")
+    literal, arrow = stored[: len(rows)], stored[len(rows):]
+    assert literal == arrow[: len(rows)]
+    assert [list(row) for row in literal] == rows
+    store.close()
 
 
 def test_backup_taken_before_a_new_migration(tmp_path):
