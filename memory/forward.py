@@ -3,7 +3,8 @@
 `dispatch` runs the command in this process when the store is free. When another process holds it and serves
 it (memory/service.py), the command's arguments go there and what it prints comes back as it is printed,
 with its exit code — the same output as a local run. A holder that is still opening the store is waited
-for (up to LOCK_WAIT_S); one that went away before it ran the command leaves the store free to open here.
+for (up to LOCK_WAIT_S), one whose port refuses connections for REFUSED_WAIT_S; one that went away before it
+ran the command leaves the store free to open here.
 """
 from __future__ import annotations
 
@@ -21,12 +22,17 @@ from .errors import EngramError, StoreLockedError
 from .service import NOT_SERVED, Holder, read_holder, service_file
 
 LOCK_WAIT_S = 30.0  # a holder opening a large store writes its service file once its index is read
+REFUSED_WAIT_S = 5.0  # a live holder whose port refuses connections has lost its service: it will not answer
 CONNECT_TIMEOUT_S = 5.0
 RELEASE_WAIT_S = 30.0  # a holder that is alive is asked again until then: a loaded machine can be slow to answer
 
 
 class HolderGone(Exception):
     """The holder stopped before it ran the command: the store may be free to open here."""
+
+    def __init__(self, why: str, *, refused: bool = False) -> None:
+        super().__init__(why)
+        self.refused = refused  # nothing listens on its port
 
 
 def dispatch(args: Namespace, argv: list[str], run: Callable[[Namespace], int]) -> int:
@@ -35,6 +41,7 @@ def dispatch(args: Namespace, argv: list[str], run: Callable[[Namespace], int]) 
     deadline = time.monotonic() + LOCK_WAIT_S
     said: set[str] = set()
     unreachable: tuple[Holder, str] | None = None
+    refused_since: float | None = None
 
     def note(key: str, text: str) -> None:
         if key not in said:
@@ -52,11 +59,13 @@ def dispatch(args: Namespace, argv: list[str], run: Callable[[Namespace], int]) 
                     return forward(holder, argv, home, args)
                 except HolderGone as exc:
                     unreachable = (holder, str(exc))  # the store may be free now
+                    refused_since = (refused_since or time.monotonic()) if exc.refused else None
             if not waits:
                 try:
                     return run(args)
                 except StoreLockedError as exc:
-                    if time.monotonic() > deadline:
+                    refused_long = refused_since is not None and time.monotonic() - refused_since > REFUSED_WAIT_S
+                    if time.monotonic() > deadline or refused_long:
                         print(f"error: {_locked_message(exc, unreachable)}", file=sys.stderr)
                         return 1
             note("waiting", "another Engram process holds the memory store; waiting for it…")
@@ -99,7 +108,7 @@ def _connect(holder: Holder, path: str, payload: dict) -> http.client.HTTPRespon
         response = conn.getresponse()
     except (ConnectionError, http.client.RemoteDisconnected, TimeoutError, OSError) as exc:
         conn.close()
-        raise HolderGone(str(exc)) from None
+        raise HolderGone(str(exc), refused=isinstance(exc, ConnectionRefusedError)) from None
     if response.status == 503:
         response.close()
         raise HolderGone("the holder is stopping")

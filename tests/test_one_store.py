@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from memory import Engram
 from memory.embed import make_embedder
+from memory.forward import LOCK_WAIT_S
 
 from tests.browser_support import CHROMIUM_ARGS, ROOT, SCREENSHOTS, chromium_path, streamlit_app
 
@@ -350,10 +351,12 @@ def test_a_holder_whose_service_does_not_answer_is_named(env, tmp_path):
         with os.fdopen(os.open(holder_file(env), os.O_WRONLY | os.O_CREAT, 0o600), "w") as out:
             json.dump({"pid": holder.pid, "port": port, "token": "t", "kind": "app", "label": "the Engram app",
                        "started_at": "2026-01-01T00:00:00+00:00"}, out)
+        started = time.monotonic()
         done = cli(env, "recall", "anything")
         assert done.returncode == 1, done.stderr
         assert (f"the Engram app (pid {holder.pid}) holds the memory store, but its service on 127.0.0.1:{port} "
                 f"does not answer") in done.stderr
+        assert time.monotonic() - started < LOCK_WAIT_S  # a port that refuses will not answer: no long wait
     finally:
         holder.kill()
         holder.communicate(timeout=30)
