@@ -1,11 +1,13 @@
 """Cold CLI commands: a new `python -m memory ...` process each time, this checkout against a baseline.
 
-    python bench/cold_start.py VAULT [--baseline ../main] [--runs 5] [--home DIR]
+    python bench/cold_start.py VAULT [--baseline ../main] [--runs 5] [--home DIR] [--writes]
 
 Ingests VAULT into a scratch data folder (or uses `--home`, an existing one), then runs each command
 `--runs` times as a fresh process, interleaved: this checkout, the `--baseline` checkout (another
 git worktree, e.g. main) on the same data folder, and the floor, a Python process that only imports
 numpy and duckdb. Prints the median and best wall time per command with ratios to the baseline.
+`--writes` adds `remember` (one chat message written, so spaCy's NER and the statement rules load): each
+run adds a memory to the data folder.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 COMMANDS = [("recall", ["recall", "garden app meeting"]), ("recall about the user", ["recall", "what phone do I use now"]),
             ("health", ["health"])]
+WRITES = [("remember", ["remember", "These days I cycle to work on a blue Brompton"])]
 FLOOR = [sys.executable, "-c", "import numpy, duckdb"]
 
 
@@ -40,7 +43,9 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="another checkout of Engram to compare with")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--home", type=Path, help="an existing data folder (nothing is ingested)")
+    parser.add_argument("--writes", action="store_true", help="also time `remember` (adds memories to the folder)")
     args = parser.parse_args()
+    commands = COMMANDS + (WRITES if args.writes else [])
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     # As on a user's machine, Python keeps compiled modules: the untimed first run writes them.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -58,12 +63,12 @@ def main() -> None:
     checkouts = [("this", HERE)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
     times: dict[tuple[str, str], list[float]] = {}
     try:
-        for name, command in COMMANDS:  # one untimed run each: the page cache holds the files, as on a used machine
+        for name, command in commands:  # one untimed run each: the page cache holds the files, as on a used machine
             for label, cwd in checkouts:
                 timed([sys.executable, "-m", "memory", "--home", str(home), *command], cwd, env)
         for _ in range(args.runs):
             times.setdefault(("floor", "import numpy, duckdb"), []).append(timed(FLOOR, HERE, env))
-            for name, command in COMMANDS:
+            for name, command in commands:
                 for label, cwd in checkouts:
                     argv = [sys.executable, "-m", "memory", "--home", str(home), *command]
                     times.setdefault((label, name), []).append(timed(argv, cwd, env))
@@ -73,7 +78,7 @@ def main() -> None:
     print(f"\nCold commands, {args.runs} fresh processes each, interleaved (seconds; ratio = baseline / this)\n")
     print("| command | this median | this best | baseline median | baseline best | speed-up (median) |")
     print("|---|---|---|---|---|---|")
-    for name, _ in COMMANDS:
+    for name, _ in commands:
         mine = times[("this", name)]
         base = times.get(("baseline", name))
         cells = [f"{statistics.median(mine):.2f}", f"{min(mine):.2f}"]
