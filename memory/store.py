@@ -686,10 +686,10 @@ class Store:
             for memory_id, vector in vectors.items():  # a pending memory gains its vector with the edit
                 run_sql(conn, "DELETE FROM embeddings WHERE memory_id = ?", [memory_id])
                 run_sql(conn, "INSERT INTO embeddings VALUES (?, ?)",
-                             [memory_id, np.asarray(vector, dtype=np.float32).tobytes()])
+                        [memory_id, np.asarray(vector, dtype=np.float32).tobytes()])
             if vectors:
                 run_sql(conn, "UPDATE memories SET vector_pending = NULL WHERE vector_pending "
-                             "AND id IN (SELECT unnest(?))", [sorted(vectors)])
+                              "AND id IN (SELECT unnest(?))", [sorted(vectors)])
 
     def delete_memories(self, units: list[MemoryUnit]) -> list[int]:
         """Forget: the rows, their vectors, entity links and edges go, a chat turn's event text too, and
@@ -732,7 +732,7 @@ class Store:
             conn.execute("DELETE FROM closing_edges")
             bulk_insert(conn, "closing_edges", ("src", "closed_at"), [[src, db_time(at)] for src, at in sources])
             run_sql(conn, "UPDATE edges SET valid_until = c.closed_at FROM closing_edges c WHERE edges.src = c.src "
-                         "AND edges.valid_until IS NULL AND edges.kind = ?", [kind])
+                          "AND edges.valid_until IS NULL AND edges.kind = ?", [kind])
 
     def replace_note_links(self, source_id: int, links: list[tuple[str, str, int]]) -> None:
         self.replace_notes_links({source_id: links})
@@ -892,7 +892,7 @@ class Store:
         with self.transaction() as conn:
             run_sql(conn, "DELETE FROM sessions WHERE id = ?", [session_id])
             run_sql(conn, "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, NULL)",
-                         [session_id, session_id, db_time(started), summary, upto])
+                    [session_id, session_id, db_time(started), summary, upto])
 
     def last_used_memories(self, session_id: str) -> list[int]:
         """The memories the session's last answer used (from the recall log)."""
