@@ -291,25 +291,23 @@ class HybridIndex:
         return rows, np.bincount(where, weights=weights).astype(np.float32)
 
     def cosine(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[list[tuple[int, float]], float]:
-        """Top rows by cosine similarity among `keep` as (memory_id, similarity), and their mean similarity."""
-        rows, similarities, mean = self.cosine_rows(query, keep, limit)
-        return self._listed(rows, similarities), mean
+        """Top rows by cosine similarity among `keep` as (memory_id, similarity), and the lowest similarity."""
+        rows, similarities, floor = self.cosine_rows(query, keep, limit)
+        return self._listed(rows, similarities), floor
 
     def cosine_rows(self, query: np.ndarray, keep: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, float]:
-        """`cosine` as arrays: the top rows (index rows, best first), their similarities (float32), and the mean
-        similarity over `keep`: what a row unrelated to the query scores in this store. The lowest similarity
-        would drift down as a store grows (one odd memory sets it); the mean stays where most memories are."""
+        """`cosine` as arrays: the top rows (index rows, best first), their similarities (float32), the floor."""
         with self._lock:
             n = self.size
-            keep = np.asarray(_fit(keep, n), dtype=bool)
-            kept = int(np.count_nonzero(keep))
-            if n == 0 or not kept:
+            keep = _fit(keep, n)
+            if n == 0 or not keep.any():
                 return _NO_ROWS, _NO_SCORES, 0.0
             scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
-            mean = float(scores @ keep.astype(np.float32)) / kept  # a product: 3x faster than a masked sum
-            # dropped rows: -inf for the top (adding 0 or -inf: faster than masked writes)
-            scores += np.take(_DROPPED_PENALTY, keep.view(np.uint8))
-            return (*self._top_rows(scores, limit, positive_only=False), mean)
+            # dropped rows: +inf for the floor, -inf for the top (adding 0 or -inf: faster than masked writes)
+            penalty = np.take(_DROPPED_PENALTY, np.asarray(keep, dtype=bool).view(np.uint8))
+            floor = float((scores - penalty).min())
+            scores += penalty
+            return (*self._top_rows(scores, limit, positive_only=False), floor)
 
     def similarities(self, keep: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The memory ids of the rows under `keep`, and their cosine to each query (rows × queries):

@@ -23,7 +23,7 @@ from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
 
 CANDIDATES = 100  # per retriever
-VECTOR_WEIGHT = 0.5  # fused = bm25/max(bm25) + 0.5 × cosine scaled to the best from the store's mean (see _fuse)
+VECTOR_WEIGHT = 0.5  # fused = bm25/max(bm25) + 0.5 × min-max cosine (bench/locomo.py beat RRF with it)
 RULE_BONUS = 2.0  # an exact rule hit outranks any hybrid score
 NAME_BONUS = 0.1
 NAME_MAX_MEMORIES = 25  # a name mentioned more often than this is no rule, just a keyword
@@ -303,13 +303,11 @@ class Pool:
 def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[np.ndarray, np.ndarray],
           meaning_hits: tuple[np.ndarray, np.ndarray, float]) -> Pool:
     """The rules' candidates, then BM25's, then the vectors', once each in that order, with the fused score:
-    rule bonus + bm25/max(bm25) + VECTOR_WEIGHT × cosine scaled from the store's mean similarity (0) to the best
-    (1) — or from the weakest candidate when that is below the mean (a small store, whose every memory is a
-    candidate). A rule's memory the index lacks scores 0."""
+    rule bonus + bm25/max(bm25) + VECTOR_WEIGHT × min-max cosine. A rule's memory the index lacks scores 0."""
     rule_ids = [memory_id for memory_id in rules if index.has(memory_id)]
     rule_rows = np.array([index.row_of[memory_id] for memory_id in rule_ids], dtype=np.int64)
     keyword_rows, keyword_scores = keyword_hits
-    meaning_rows, similarities, mean = meaning_hits
+    meaning_rows, similarities, floor = meaning_hits
     every = np.concatenate((rule_rows, keyword_rows, meaning_rows))
     unique, first, where = np.unique(every, return_index=True, return_inverse=True)
     order = np.argsort(first)  # first-seen order
@@ -328,7 +326,6 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
     cosine = np.full(len(rows), np.nan)
     if len(meaning_rows):
         similarities = similarities.astype(np.float64)
-        floor = min(mean, similarities[-1])
         span = similarities[0] - floor
         scores[at_meaning] += VECTOR_WEIGHT * (similarities - floor) / span if span > 0 else 0.0
         cosine[at_meaning] = similarities

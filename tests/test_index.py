@@ -26,9 +26,8 @@ def ids(hits) -> list[int]:
 def test_time_filter_masks_rows():
     index = build()
     query = np.array([1, 0, 0], np.float32)
-    hits, mean = index.cosine(query, index.mask(Filters(as_of=10)), 5)
-    assert ids(hits) == [1, 2, 3]  # world time, known now
-    assert mean == pytest.approx((1 + 0.9 / np.hypot(0.9, 0.1) + 0) / 3)  # over the kept rows only
+    hits, floor = index.cosine(query, index.mask(Filters(as_of=10)), 5)
+    assert ids(hits) == [1, 2, 3] and floor == pytest.approx(0.0, abs=1e-6)  # world time, known now
     assert ids(index.cosine(query, index.mask(Filters(as_of=60)), 5)[0]) == [1, 3]  # 2 ended at 50
     assert ids(index.cosine(query, index.mask(Filters(as_of=10, recorded_by=10)), 5)[0]) == [1, 2, 4]
     assert ids(index.cosine(query, index.mask(Filters(as_of=60, recorded_by=60)), 5)[0]) == [1]
@@ -100,43 +99,3 @@ def test_which_rows_hold_a_term_is_answered_for_rows_read_at_start_and_added_sin
         assert not index.rows_holding("§nothing", rows).any()
     finally:
         eng.close()
-
-
-def test_the_meaning_score_is_scaled_from_the_stores_mean_not_its_oddest_memory():
-    """One memory unlike all others must not change how much meaning counts for the rest: the fusion's zero is
-    the store's mean similarity (the lowest similarity moves with any odd memory), or the weakest candidate
-    when that is lower (a small store, whose every memory is a candidate)."""
-    from memory.recall import _fuse
-
-    rng = np.random.default_rng(7)
-    query = np.array([1, 0, 0], np.float32)
-
-    def fused(with_odd_memory: bool, size: int = 400) -> dict[int, float]:
-        index = HybridIndex(dim=3, capacity=8)
-        similarity = rng.uniform(0, 1, size)  # to the query: the store spans [0, 1]
-        vectors = np.stack([similarity, np.sqrt(1 - similarity ** 2), np.zeros(size)], axis=1).astype(np.float32)
-        if with_odd_memory:
-            vectors = np.vstack([vectors, -query])  # the one memory pointing away from every question
-        for memory_id, vector in enumerate(vectors, start=1):
-            index.add(memory_id=memory_id, type_="user_profile", tokens=[f"w{memory_id}"],
-                      vector=vector / np.linalg.norm(vector), valid_from=0, valid_until=np.inf, recorded=0,
-                      superseded=np.inf)
-        keep = index.mask(Filters(as_of=10))
-        pool = _fuse(index, {}, (np.zeros(0, np.int64), np.zeros(0, np.float32)), index.cosine_rows(query, keep, 100))
-        return dict(zip(pool.ids.tolist(), pool.scores.tolist()))
-
-    state = rng.bit_generator.state
-    plain = fused(False)
-    rng.bit_generator.state = state
-    odd = fused(True)
-    shared = sorted(set(plain) & set(odd))
-    assert len(shared) >= 99
-    assert max(abs(plain[i] - odd[i]) for i in shared) < 0.01
-
-    small = HybridIndex(dim=3, capacity=8)  # 3 memories: every one a candidate, the weakest scores 0
-    for memory_id, vector in enumerate(([1, 0, 0], [0.6, 0.8, 0], [0, 0, 1]), start=1):
-        small.add(memory_id=memory_id, type_="user_profile", tokens=["x"], vector=np.asarray(vector, np.float32),
-                  valid_from=0, valid_until=np.inf, recorded=0, superseded=np.inf)
-    pool = _fuse(small, {}, (np.zeros(0, np.int64), np.zeros(0, np.float32)),
-                 small.cosine_rows(query, small.mask(Filters(as_of=10)), 100))
-    assert dict(zip(pool.ids.tolist(), pool.scores.tolist())) == pytest.approx({1: 0.5, 2: 0.3, 3: 0.0})
