@@ -382,7 +382,7 @@ class Store:
 
     def _migrate(self) -> None:
         """Apply the pending migrations in one transaction: a store is upgraded whole or not at all (and a new
-        file is written once). Values go in as literals, so creating a store never loads pandas (see _run)."""
+        file is written once). Values go in as literals, so creating a store never loads pandas (see run_sql)."""
         conn = self.conn
         conn.execute("CREATE TABLE IF NOT EXISTS migrations (name VARCHAR, applied_at TIMESTAMP)")
         done = {row[0] for row in conn.execute("SELECT name FROM migrations").fetchall()}
@@ -394,7 +394,7 @@ class Store:
         with self.transaction():
             for name, migrate in pending:
                 migrate(conn)
-                self._run("INSERT INTO migrations VALUES (?, ?)", [name, db_time(utc_now())])
+                run_sql(self.conn, "INSERT INTO migrations VALUES (?, ?)", [name, db_time(utc_now())])
 
     def _backup(self, *, before: str) -> None:
         self.backup_to(self.path.with_name(f"{self.path.name}.before-{before}.bak"))
@@ -448,22 +448,19 @@ class Store:
 
     def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         with self._lock, self.explained_errors():
-            return self._run(sql, list(params)).fetchall()
+            return run_sql(self.conn, sql, list(params)).fetchall()
 
     def query_dicts(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
         with self._lock, self.explained_errors():
-            cursor = self._run(sql, list(params))
+            cursor = run_sql(self.conn, sql, list(params))
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-    def _run(self, sql: str, params: list) -> duckdb.DuckDBPyConnection:
-        return run_sql(self.conn, sql, params)
 
     def execute(self, sql: str, params: Iterable[Any] = ()) -> None:
         """Any statement: counted as a possible change to memories (what it changes is not known here)."""
         with self._lock:
             self.memory_writes += 1
-            self._run(sql, list(params))
+            run_sql(self.conn, sql, list(params))
 
     def next_ids(self, table: str, count: int) -> list[int]:
         if count <= 0:
@@ -485,8 +482,8 @@ class Store:
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():
-            self._run("DELETE FROM meta WHERE key = ?", [key])
-            self._run("INSERT INTO meta VALUES (?, ?)", [key, value])
+            run_sql(self.conn, "DELETE FROM meta WHERE key = ?", [key])
+            run_sql(self.conn, "INSERT INTO meta VALUES (?, ?)", [key, value])
 
     # ------------------------------------------------------------------ sources
     def insert_sources(self, sources: list["NewSource"]) -> None:
