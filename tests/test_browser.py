@@ -395,6 +395,7 @@ def test_forget_memory_is_gone_from_recall(page: Page, app: App):
     assert found, details.inner_text()
     memory_id = int(found.group(1))
 
+    settle(page)  # a click while the script still runs (the send box disabled) can be lost in the rerun
     page.locator(f".st-key-chat_forget_{memory_id} button").click()
     expect(page.get_by_text(f"Forget m:{memory_id} for good?")).to_be_visible()
     page.get_by_role("button", name="Yes, forget it").click()
