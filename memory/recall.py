@@ -35,6 +35,9 @@ CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
 HISTORY_DISCOUNT = 0.2
+# A question about what the user does ("what do I do for a living") that no statement of an occupation
+# answers is answered by where they work ("before my shift at the fire station").
+FALLBACK_ATTRIBUTE = {"occupation": "employer"}
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 # A question about the user ("which charity events did I go to") is answered by what the user said; the
 # assistant's replies restate and elaborate it, and long generic ones crowd out the user's own words.
@@ -42,7 +45,7 @@ QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time ra
 # (docs/benchmarks.md); LoCoMo, whose questions are in the third person, is unchanged
 ASSISTANT_WEIGHT = 0.75
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
-TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (writer.topic_tokens)
+TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
 
@@ -54,6 +57,7 @@ class Candidate:
     cosine: float | None = None
     rule: bool = False
     settled: bool = False  # the rule's answer for a class whose statements it reads (the latest word already)
+    damping: float = 1.0  # its fused score is multiplied by this ("before herbal tea" is not herbal tea)
 
 
 @dataclass
@@ -145,9 +149,9 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         values = [u for u in parts.store.slot_history("user", attribute)
                   if not u.archived and parts.index.has(u.id) and not (recorded_by and u.recorded_at > recorded_by)]
         held = [u for u in values if u.valid_from <= as_of and u.superseded_at is None]
-        said = _topical_turns(parts.index, attribute, keep)  # (valid_from, id, negated)
-        if statements is not None:
-            said += _meant_turns(parts.index, classifier, attribute, statements, {i for _, i, _ in said})
+        said = _said_about(parts.index, classifier, attribute, statements, keep)
+        if not values and not said and attribute in FALLBACK_ATTRIBUTE:
+            said = _said_about(parts.index, classifier, FALLBACK_ATTRIBUTE[attribute], statements, keep)
         said = [entry for entry in said if entry[0] <= to_epoch(as_of)]
         events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
         stated = {parts.index.turn_and_event(u.id)[1] for u in held}
@@ -155,7 +159,11 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         timeline = sorted([(u.valid_from.timestamp(), u.id, u.value is None) for u in held] + said)
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
-        pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
+        pick = positive[-2:-1] if asks_before else positive[-1:]
+        if asks_before and positive and not pick:  # "before I switched to herbal tea": none known before it;
+            for memory_id in parts.index.same_message(positive[-1][1]):  # the value read is no answer (its
+                if not parts.index.turn_and_event(memory_id)[0]:  # turn may be: "switched from coffee to …")
+                    candidates.setdefault(memory_id, Candidate(memory_id)).damping = HISTORY_DISCOUNT
         if not asks_before and timeline and timeline[-1][2]:  # the latest word closed the value: nothing holds
             pick = [timeline[-1][:2]] if asks_yes_no(query) else []  # now; it answers "do I still …?" with no
         answers = {_distilled(parts.index, i, events) for _, i in pick}
@@ -171,6 +179,15 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         history += [u for u in held if u.id not in answers and not true_at(u, as_of, recorded_by=recorded_by)
                     or (u.id not in answers and u.value is None)]
     return history
+
+
+def _said_about(index: HybridIndex, classifier: PrototypeClassifier, attribute: str, statements,
+                keep) -> list[tuple[float, int, bool]]:
+    """The user's statements about an attribute: marked when written, or nearest its examples by meaning."""
+    said = _topical_turns(index, attribute, keep)  # (valid_from, id, negated)
+    if statements is not None:
+        said += _meant_turns(index, classifier, attribute, statements, {i for _, i, _ in said})
+    return said
 
 
 def _topical_turns(index: HybridIndex, attribute: str, keep) -> list[tuple[float, int, bool]]:
@@ -331,6 +348,7 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
         cosine[at_meaning] = similarities
     keyword_rank = np.zeros(len(rows), dtype=np.int64)
     keyword_rank[at_keyword] = np.arange(1, len(keyword_rows) + 1)
+    scores[: len(rule_ids)] *= [rules[memory_id].damping for memory_id in rule_ids]
     rule = np.zeros(len(rows), dtype=bool)
     rule[: len(rule_ids)] = [rules[memory_id].rule for memory_id in rule_ids]
     return Pool(index.ids[rows], rows, scores, rule, keyword_rank, cosine, np.zeros(len(rows), dtype=bool))

@@ -183,6 +183,18 @@ SLOTS: tuple[Slot, ...] = (
         templates={"phone_model": Template("User's phone is {v}.", "用户的手机是{v}。")},
         aliases=("phone_model_name", "mobile_phone", "smartphone"),
     ),
+    Slot(
+        "smoking",
+        cues_en=_words("smoke smokes smoking cigarette cigarettes cigs vape vaping nicotine"),
+        cues_zh=_words("抽烟 吸烟 烟瘾 戒烟 电子烟 香烟"),
+    ),
+    Slot(
+        "children",
+        cues_zh=_words("孩子 儿子 女儿 小孩 娃"),
+        # phrases, not words: "the one I set up for my friend's kid" asks nothing about the user's children
+        cue_phrases=("my kids", "my kid", "my children", "my child", "my son", "my daughter", "kids do i have",
+                     "children do i have", "any kids", "any children", "kids do we have", "children do we have"),
+    ),
     Slot("answer_style", cues_en=_words("answer answers style reply"), cues_zh=_words("回答")),
     Slot("email", aliases=("email_address", "e_mail", "邮箱", "电子邮箱")),
     Slot("phone", aliases=("phone_number", "mobile_number", "cell_number", "电话", "手机", "手机号", "电话号码",

@@ -214,6 +214,29 @@ def m007_assistant_turn_mark(conn: duckdb.DuckDBPyConnection) -> None:
               AND NOT list_contains(string_split(coalesce(tokens, ''), ' '), '{ASSISTANT_MARK}')""")
 
 
+def m008_statement_marks(conn: duckdb.DuckDBPyConnection) -> None:
+    """The user's chat turns are marked again by the statement rules, which learnt new classes (smoking,
+    children) and new wordings; a turn whose marks are unchanged is not written."""
+    rows = conn.execute(
+        """SELECT m.id, m.tokens, e.text FROM memories m JOIN events e ON e.id = m.event_id
+           WHERE m.type = 'chat_turn' AND e.role = 'user'""").fetchall()
+    if not rows:
+        return  # a new store: the statement rules need not load
+    from .extract.attributes import STATEMENT_MARK, statement_marks
+
+    changed = []
+    for memory_id, tokens, text in rows:
+        words = (tokens or "").split()
+        kept = [w for w in words if not w.startswith(STATEMENT_MARK) or w == ASSISTANT_MARK]
+        marked = kept + statement_marks(text or "")
+        if marked != words:
+            changed.append((memory_id, " ".join(marked)))
+    for start in range(0, len(changed), LITERAL_ROWS):
+        batch = changed[start: start + LITERAL_ROWS]
+        values = ", ".join(f"({sql_literal(memory_id)}, {sql_literal(tokens)})" for memory_id, tokens in batch)
+        conn.execute(f"UPDATE memories SET tokens = v.tokens FROM (VALUES {values}) v(id, tokens) WHERE memories.id = v.id")
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
@@ -222,6 +245,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m005_chinese_character_tokens", m005_chinese_character_tokens),
     ("m006_vector_pending", m006_vector_pending),
     ("m007_assistant_turn_mark", m007_assistant_turn_mark),
+    ("m008_statement_marks", m008_statement_marks),
 ]
 
 

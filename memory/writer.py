@@ -88,10 +88,10 @@ class MessageWriter:
             window = context.get(msg.session_id)
             if window is None:
                 window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
-            topics = _statement_topics(text) if msg.role == "user" else []  # its questions are skipped
+            marks = _statement_marks(text) if msg.role == "user" else []  # its questions are skipped
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
                                               [context_key(t) for tokens in window for t in tokens]
-                                              + topic_tokens(topics)
+                                              + marks
                                               + ([ASSISTANT_MARK] if msg.role == "assistant" else [])))
             window.append(self.write_path.tokenize(speaker_text))
             for extracted in self.extractor.memories(text, role=msg.role, at=at):
@@ -200,13 +200,8 @@ def _dated(content: str, began: datetime) -> str:
     return f"{content.rstrip('.')} (since {day})."
 
 
-def topic_tokens(topics: list[tuple[str, bool]]) -> list[str]:
-    """Search tokens that mark a user's statement about an attribute ("§home_location", "§pet~no")."""
-    return [f"§{name}~no" if negated else f"§{name}" for name, negated in topics]
+def _statement_marks(text: str) -> list[str]:
+    """`attributes.statement_marks`, imported when a message is written (a recall never compiles its rules)."""
+    from .extract.attributes import statement_marks
 
-
-def _statement_topics(text: str) -> list[tuple[str, bool]]:
-    """`attributes.statement_topics`, imported when a message is written (a recall never compiles its rules)."""
-    from .extract.attributes import statement_topics
-
-    return statement_topics(text)
+    return statement_marks(text)

@@ -144,3 +144,66 @@ def test_a_shift_at_a_place_said_in_passing_is_a_statement_about_the_employer():
     greeting = "Morning! Just back from my night shift at the bakery, what should I have for lunch?"
     assert ("employer", False) in statement_topics(greeting)
     assert "employer" not in dict(statement_topics("Shifts in the weather are forecast, I heard."))
+
+
+@pytest.mark.parametrize("smoked, stopped, question", [
+    ("I smoke about ten a day.", "Six months smoke-free today!", "Do I smoke?"),
+    ("I smoke about ten a day, trying to cut down.", "Six months without a cigarette today!", "Do I still smoke?"),
+    ("我每天抽半包烟。", "戒烟三个月了，一根都没碰。", "我现在还抽烟吗？"),
+])
+def test_smoking_is_an_attribute_and_a_milestone_without_it_closes_it(smoked, stopped, question):
+    eng = open_engram()
+    try:
+        eng.remember(smoked, at=at("2024-01-01T09:00:00"))
+        eng.remember("Smoke from the bonfire got everywhere." if smoked.isascii() else "烟花秀很好看。",
+                     at=at("2024-01-03T09:00:00"))
+        eng.remember(stopped, at=at("2024-07-01T09:00:00"))
+        assert ("smoking", True) in statement_topics(stopped)
+        assert rule_answers(eng.recall(question, as_of=at("2024-08-01T00:00:00"))) == [stopped]
+    finally:
+        eng.close()
+
+
+def test_children_said_inside_a_greeting_answer_how_many_the_user_has():
+    eng = open_engram()
+    try:
+        greeting = "周末愉快！我是个全职妈妈，两个孩子都在上小学，今天终于有空问你点事。"
+        eng.remember(greeting, at=at("2025-03-13T13:51:00"))
+        eng.remember("孩子们的作业越来越难了。", at=at("2025-03-14T13:58:00"))
+        assert rule_answers(eng.recall("我有几个孩子？")) == [greeting]
+        assert "children" not in dict(statement_topics("孩子们的作业越来越难了。"))
+        eng.remember("I set up a fish tank for my friend's kid.", at=at("2025-03-15T10:00:00"))
+        assert rule_answers(eng.recall("How many tanks do I have, including the one for my friend's kid?")) == []
+    finally:
+        eng.close()
+
+
+def test_a_question_about_the_users_work_is_answered_by_where_they_work_when_no_job_is_named():
+    eng = open_engram()
+    try:
+        greeting = "Morning! Quick one before my shift at the fire station: can you suggest a high-protein breakfast?"
+        eng.remember(greeting, at=at("2024-11-23T17:21:00"))
+        eng.remember("My room is a mess, I should really tidy it this weekend.", at=at("2024-11-25T17:35:00"))
+        assert rule_answers(eng.recall("What do I do for a living?")) == [greeting]
+        eng.remember("I work as a paramedic.", at=at("2024-11-26T10:00:00"))
+        assert rule_answers(eng.recall("What do I do for a living?")) == ["User works as paramedic."]
+    finally:
+        eng.close()
+
+
+def test_a_question_about_before_a_value_is_not_answered_by_that_value(minilm_eng):
+    minilm_eng.remember("Coffee, black, no sugar, four cups a day.", at=at("2025-03-19T10:53:00"))
+    minilm_eng.remember("I've switched to herbal tea, peppermint mostly.", at=at("2025-05-18T11:07:00"))
+    before = minilm_eng.recall("What did I drink before I switched to herbal tea?")
+    assert rule_answers(before) == []  # nothing is known before it
+    # the value read from the switch is no answer; the turn that says it may be ("switched from coffee to …")
+    assert "User now drinks herbal tea." not in [r.unit.content for r in before.results]
+    after = minilm_eng.recall("What did I drink after I switched to herbal tea?")
+    assert rule_answers(after) == ["User now drinks herbal tea."] and after.results[0].score > 1.0
+
+
+def test_a_new_employer_said_as_a_jump_or_a_first_week_closes_the_old_one():
+    assert ("employer", False) in statement_topics("After six years I jumped ship to Halden Freight, better hours.")
+    written = datetime(2024, 7, 5, tzinfo=timezone.utc)
+    found = find_statements("First week at PwC done, same job, different logo on the lanyard.", written)
+    assert [(f.attribute, f.value) for f in found] == [("employer", "PwC")]

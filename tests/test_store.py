@@ -142,3 +142,31 @@ def test_assistant_turns_stored_before_m007_are_marked_as_the_assistants(tmp_pat
         assert tokens.count(ASSISTANT_MARK) == 1 and len(tokens) > 1
     finally:
         store.close()
+
+
+def test_user_turns_stored_before_m008_are_marked_by_the_statement_rules_of_now(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("I smoke about ten a day.", at=at("2024-01-01T09:00:00"), message_id="u1")
+    eng.remember("Six months smoke-free today!", at=at("2024-07-01T09:00:00"), message_id="u2")
+    eng.remember("Well done on six months!", at=at("2024-07-01T09:01:00"), role="assistant", message_id="a1")
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    tokens = "SELECT message_id, tokens FROM memories WHERE type = 'chat_turn' ORDER BY message_id"
+    written = {message_id: tokens.split() for message_id, tokens in store.query(tokens)}
+    assert "§smoking" in written["u1"] and "§smoking~no" in written["u2"] and "§assistant" in written["a1"]
+    store.execute("UPDATE memories SET tokens = regexp_replace(tokens, ' §smoking(~no)?', '', 'g')")  # as before m008
+    store.execute("DELETE FROM migrations WHERE name = 'm008_statement_marks'")
+    assert not any("§smoking" in t for _, t in store.query(tokens))
+    store.close()
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert {message_id: tokens.split() for message_id, tokens in store.query(tokens)} == written
+    finally:
+        store.close()
+    eng = open_engram(tmp_path)
+    try:
+        assert eng.recall("Do I smoke?", as_of=at("2024-08-01T00:00:00")).results[0].unit.content.startswith("Six months")
+    finally:
+        eng.close()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .value_types import acquired, held_classes, now_it_is, switch, value_class
 
-__all__ = ["AttributeFact", "JOB_WORDS", "VERB_FIRST", "resolve"]
+__all__ = ["AttributeFact", "JOB_WORDS", "STATEMENT_MARK", "VERB_FIRST", "resolve", "statement_marks", "statement_topics"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("job_at", rf"(?:the|your)\s+(?:[\w-]+\s+){{0,3}}?(?P<role>{_JOB})\s+(?:from|at)\s+(?:the\s+)?(?P<v>{_NAME})"),
     _en("employer_join", rf"{_I}\s+{_ADV}{_HAVE}(?:got|landed|accepted|took|started|begun|began)\s+(?:a\s+)?(?:new\s+)?"
                          rf"(?:job|position|role|post|offer)\s+(?:at|with|from)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_join", rf"i\s+{_HAVE}(?:jumped ship|defected|moved over|went over|crossed over)\s+to\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_join", rf"(?:my\s+)?(?:first|second)\s+(?:day|week|month|shift)\s+(?:at|with)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}(?:was|got|have been|'ve been)\s+hired\s+(?:by|at)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}(?:joined|started at)\s+(?P<v>{_NAME})\s+as\s+(?:a|an)?\s*(?:[\w-]+\s+){{0,3}}?{_JOB}{_TAIL}"),
     _en("employer", rf"i\s*{_BE}\s+{_ADV}employed\s+(?:at|by)\s+(?P<v>{_NAME}){_TAIL}"),
@@ -367,7 +369,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
-    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|不再|在学|当上|成了|开了一家|迁到|改坐|改骑)"
+    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了)")
@@ -377,7 +379,7 @@ VERB_FIRST = re.compile(
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
-    r"|exchanged|leased|ordered|split|broke up|moving)\b", re.I)
+    r"|exchanged|leased|ordered|split|broke up|moving|jumped ship)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -387,6 +389,12 @@ _TELLING_VERB_FIRST = re.compile(
     r"|training|working|living|running|studying|teaching|playing|doing|using|driving|riding|cycling|walking"
     r"|swimming|cooking|eating|drinking|saving|renting|commuting|dating|seeing|volunteering|coaching|practising"
     r"|practicing|taking|reading|writing)\b", re.I)
+# A milestone with the subject dropped is news about the user too: "Six months without a cigarette today!",
+# "First week at PwC done", "Two years sober".
+_MILESTONE = re.compile(
+    r"^(?:(?:just|finally|officially|now)\s+)*(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|a few|several)\s+(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+"
+    r"(?:day|week|month|shift|year))\s+(?:without|smoke-free|alcohol-free|sober|clean|off|at|in|into|as)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
 _NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
 # A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
@@ -398,8 +406,10 @@ _NEGATION = re.compile(
     r"|no more|passed away|died|moved out|broke up|split up|left my|dropped out|don't have|do not have"
     r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
-    r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with)\b"
-    r"|不再|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with"
+    r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:cigarettes?|smokes?|drinks?|fags?)"
+    r"|off the (?:cigarettes|fags|booze))\b"
+    r"|不再|戒烟|戒酒|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
@@ -417,13 +427,14 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
-                 r"|position (?:at|with)|role (?:at|with)|company went)\b",
-                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司"),
+                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:first|second) (?:day|week|month|shift) (?:at|with)"
+                 r"|moved over to)\b",
+                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
     "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b",
                    r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
-                   r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)"),
+                   r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|coffee|tea|latte|cappuccino"
@@ -455,6 +466,15 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
     "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
               r"爱好|迷上|喜欢上|业余时间|闲下来"),
+    "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
+                r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草"),
+    "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
+                 r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
+                 r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"
+                 r"|pregnant|expecting a baby|stay-at-home (?:mum|mom|dad|parent))\b",
+                 r"(?:我的|我家|我们家)(?:孩子|儿子|女儿|娃|宝宝|老大|老二)|[一两二三四五\d]个(?:孩子|儿子|女儿|娃|宝宝)"
+                 r"|全职妈妈|全职爸爸|怀孕|二胎"),
 }
 _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
@@ -475,7 +495,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         return []
     sentences = [s.strip() for s in re.split(r"(?<=[.!;])\s+", text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
-    verb_first = any(VERB_FIRST.match(s) for s in sentences)
+    verb_first = any(VERB_FIRST.match(s) or _MILESTONE.match(s) for s in sentences)
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
@@ -499,6 +519,15 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)
     return list(found.items())
+
+
+STATEMENT_MARK = "§"  # search tokens of our own start with it: "§home_location", "§pet~no", "§said"
+
+
+def statement_marks(text: str) -> list[str]:
+    """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no")."""
+    return [f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}"
+            for name, negated in statement_topics(text)]
 
 
 def _told(text: str) -> str:

@@ -83,7 +83,7 @@ PROTOTYPES: dict[str, Examples] = {
         ("I've taken up climbing at weekends", "in my free time I go running", "my new hobby is pottery",
          "I spend my Saturdays sea swimming", "I've got really into birdwatching"),
         ("what's my hobby", "what do I do in my free time", "what do I do at weekends",
-         "what do I do for fun these days")),
+         "what do I do for fun these days", "what sport do I do", "which sport do I play")),
     "instrument": Examples(
         ("I'm learning to play the cello", "I play guitar in a band", "I picked up the piano again",
          "I've started drum lessons"),
@@ -92,6 +92,14 @@ PROTOTYPES: dict[str, Examples] = {
         ("I cycle to work every day", "I take the bus to the office", "I walk to work now", "I drive to work",
          "I work from home so there's no commute", "I ride an e-scooter to the station"),
         ("how do I get to work", "how do I commute", "how do I travel to the office", "what's my commute like")),
+    "smoking": Examples(
+        ("I smoke a pack a day", "I quit smoking last year", "I've switched from cigarettes to vaping",
+         "I'm trying to cut down on cigarettes", "I haven't had a cigarette in months"),
+        ("do I smoke", "am I a smoker", "do I still smoke", "how much do I smoke")),
+    "children": Examples(
+        ("I have two kids", "my son started school this week", "we're expecting our first baby",
+         "my daughter turned five", "I'm a mum of three"),
+        ("how many children do I have", "what are my kids called", "do I have kids", "how old is my daughter")),
     "phone": Examples(
         ("I got a new phone", "I upgraded my smartphone", "I'm still using an old Android phone",
          "I switched to an iPhone"),
