@@ -238,6 +238,7 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
         for phrase in SLOT_PHRASES[attribute]:
             lowered = lowered.replace(phrase, " ")
     words = set(tokenize_for_search(lowered)) | set(re.findall(r"[\w']+", lowered)) | {w for w in words if not w.isascii()}
+    chinese = {a: {c for c in SLOT_CUES.get(a, ()) if not c.isascii() and c in query} for a in attributes}
     found = []
     for attribute in attributes:
         cues = SLOT_CUES.get(attribute)
@@ -247,10 +248,18 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
             parts = [p for p in attribute.split("_") if p]
             hit = bool(parts) and all(p in words or p in lowered for p in parts)
         else:
-            hit = bool(cues & words) or any(c in query for c in cues if not c.isascii())
+            hit = (any(c.isascii() and c in words for c in cues)
+                   or any(not _claimed(c, attribute, chinese) for c in chinese[attribute]))
         if hit:
             found.append(attribute)
     return found
+
+
+def _claimed(cue: str, attribute: str, cues_found: dict[str, set[str]]) -> bool:
+    """A Chinese cue inside a longer one of another slot is that slot's word: "做什么工作" asks for an
+    occupation, and its "工作" asks for no employer."""
+    return any(cue != longer and cue in longer for other, found in cues_found.items() if other != attribute
+               for longer in found)
 
 
 def _rule_ids(index: HybridIndex, terms, keep, candidates) -> None:

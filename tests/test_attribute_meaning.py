@@ -207,3 +207,24 @@ def test_a_new_employer_said_as_a_jump_or_a_first_week_closes_the_old_one():
     written = datetime(2024, 7, 5, tzinfo=timezone.utc)
     found = find_statements("First week at PwC done, same job, different logo on the lanyard.", written)
     assert [(f.attribute, f.value) for f in found] == [("employer", "PwC")]
+
+
+def test_a_chinese_cue_inside_a_longer_cue_of_another_slot_asks_for_that_slot():
+    from memory.recall import TOPICAL, _matching_attributes
+
+    assert _matching_attributes(sorted(TOPICAL), set(), "我现在做什么工作？") == ["occupation"]
+    assert _matching_attributes(sorted(TOPICAL), set(), "我在哪工作？") == ["employer"]
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("Binned the vape. Three weeks nicotine-free.", ("smoking", True)),
+    ("体检后把酒戒了，滴酒不沾。", ("drink_preference", True)),
+    ("上个月调回了南京总部，现在住鼓楼。", ("home_location", False)),
+])
+def test_news_without_a_subject_closes_or_states_a_value(text, topic):
+    assert topic in statement_topics(text)
+
+
+def test_someone_new_introduced_by_what_they_are_called_is_the_partner():
+    found = find_statements("Tom and I broke up in the spring. I've been seeing a guy called Ravi for a month now.")
+    assert ("partner", "Ravi") in [(f.attribute, f.value) for f in found]

@@ -187,7 +187,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- more ways of saying a value ---------------------------------------------------------
     _en("partner", rf"i\s*{_BE}\s+{_ADV}(?:seeing|dating|with|going out with)\s+(?:(?:a|an|this)\s+(?:[\w-]+\s+){{0,2}}?"
                    rf"(?:woman|man|girl|guy|lad|lady|bloke|person|someone)\s+)?(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
-    _en("partner", rf"i\s+{_HAVE}been\s+(?:seeing|dating|with|going out with|together with)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"i\s+{_HAVE}been\s+(?:seeing|dating|with|going out with|together with)\s+(?:(?:a|an|this)\s+(?:[\w-]+\s+){{0,2}}?"
+                   rf"(?:woman|man|girl|guy|lad|lady|bloke|person|someone)\s+(?:called|named)\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"i\s*{_BE}\s+{_ADV}in a relationship with\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+(?:are|got)\s+(?:now\s+)?(?:together|dating|engaged|married|an item){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}accepted\s+(?:an?\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+(?P<v>{_NAME}){_TAIL}"),
@@ -369,7 +370,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
-    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑)"
+    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了)")
@@ -379,7 +380,7 @@ VERB_FIRST = re.compile(
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
-    r"|exchanged|leased|ordered|split|broke up|moving|jumped ship)\b", re.I)
+    r"|exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped|cancell?ed|canceled)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -394,7 +395,7 @@ _TELLING_VERB_FIRST = re.compile(
 _MILESTONE = re.compile(
     r"^(?:(?:just|finally|officially|now)\s+)*(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|a few|several)\s+(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+"
-    r"(?:day|week|month|shift|year))\s+(?:without|smoke-free|alcohol-free|sober|clean|off|at|in|into|as)\b", re.I)
+    r"(?:day|week|month|shift|year))\s+(?:without|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
 _NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
 # A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
@@ -408,8 +409,8 @@ _NEGATION = re.compile(
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:cigarettes?|smokes?|drinks?|fags?)"
-    r"|off the (?:cigarettes|fags|booze))\b"
-    r"|不再|戒烟|戒酒|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped)\b"
+    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
@@ -423,7 +424,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
                       r"|back (?:with|at) my (?:parents|mum|dad|mom|folks))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家"),
+                      r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
@@ -439,7 +440,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|coffee|tea|latte|cappuccino"
                          r"|espresso|americano|matcha)\b",
-                         r"喝|改喝|咖啡|奶茶|气泡水"),
+                         r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called)"
                 r"|been with|in a relationship)\b",
