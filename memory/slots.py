@@ -94,7 +94,8 @@ SLOTS: tuple[Slot, ...] = (
         "occupation",
         cues_en=_words("occupation profession job role career title"),
         cues_zh=_words("职业 做什么工作 干什么工作 什么工作 职位 岗位 当什么 做什么的 干什么的 干啥的 哪一行 哪行 行业 职务"),
-        cue_phrases=("do for a living", "do for work", "what do i do", "work as", "my job", "line of work", "what i do"),
+        cue_phrases=("do for a living", "do for work", "what do i do", "work as", "my job", "line of work", "what i do",
+                     "earn a living", "make a living", "earn my living", "make my living"),
         templates={
             "occupation": Template("User works as {v}.", "用户的职业是{v}。"),
             "job_does": Template("User's job: {v}.", "用户的工作：{v}。"),

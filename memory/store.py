@@ -216,7 +216,8 @@ def m007_assistant_turn_mark(conn: duckdb.DuckDBPyConnection) -> None:
 
 def m008_statement_marks(conn: duckdb.DuckDBPyConnection) -> None:
     """The user's chat turns are marked again by the statement rules, which learnt new classes (smoking,
-    children) and new wordings; a turn whose marks are unchanged is not written."""
+    children) and new wordings; a turn whose marks are unchanged is not written. When the rules learn
+    again, list this function once more under a new migration name."""
     rows = conn.execute(
         """SELECT m.id, m.tokens, e.text FROM memories m JOIN events e ON e.id = m.event_id
            WHERE m.type = 'chat_turn' AND e.role = 'user'""").fetchall()

@@ -228,3 +228,18 @@ def test_news_without_a_subject_closes_or_states_a_value(text, topic):
 def test_someone_new_introduced_by_what_they_are_called_is_the_partner():
     found = find_statements("Tom and I broke up in the spring. I've been seeing a guy called Ravi for a month now.")
     assert ("partner", "Ravi") in [(f.attribute, f.value) for f in found]
+
+
+def test_a_switch_that_names_both_places_and_a_job_said_as_one_of_many_are_statements():
+    assert ("home_location", False) in statement_topics("Three weeks ago we swapped Clapham for a tiny terrace in Margate.")
+    assert "home_location" not in dict(statement_topics("I swapped Netflix for a book this week."))
+    assert ("occupation", False) in statement_topics("Weekdays I'm at the vet practice, I'm one of the veterinary nurses.")
+    found = find_statements("跟小雅分了，最近和一个叫阿敏的女生在约会。")
+    assert ("partner", "阿敏") in [(f.attribute, f.value) for f in found]
+    assert ("partner", False) in statement_topics("跟小雅分了，最近和一个叫阿敏的女生在约会。")
+
+
+def test_earning_a_living_asks_for_the_occupation():
+    from memory.recall import TOPICAL, _matching_attributes
+
+    assert _matching_attributes(sorted(TOPICAL), set(), "How do I earn a living?") == ["occupation"]

@@ -228,6 +228,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?P<kind>.{{1,4}}?)(?:，|,)?(?:叫|名叫|名字叫)(?P<v>.+?)"),
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
     _zh("partner", rf"我{_ZADV}(?:的)?(?:新|现任|现在的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
+    _zh("partner", rf"我?{_ZADV}(?:和|跟)(?:一个)?叫(?P<v>[^，。,的]{{1,4}})的(?:女生|男生|女孩|男孩|姑娘|小伙子?|人)(?:在)?"
+                   rf"(?:约会|交往|谈恋爱|在一起)了?"),
     _zh("partner", rf"我{_ZADV}(?:和|跟)(?P<v>[^，。,的]{{1,6}}?)在一起了?"),  # "（分手了，）现在和阿杰在一起"
     _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
@@ -370,10 +372,11 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
-    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回)"
+    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
+    r"|分手|分了|离婚|结婚|约会)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了)")
+    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
@@ -423,7 +426,10 @@ _CHANGE = re.compile(
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
-                      r"|back (?:with|at) my (?:parents|mum|dad|mom|folks))\b",
+                      r"|back (?:with|at) my (?:parents|mum|dad|mom|folks)"
+                      # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
+                      r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
+                      r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
@@ -433,7 +439,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
     "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
-                   r"|position as an?|handed in my notice|new job)\b",
+                   r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b",
                    r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",

@@ -83,7 +83,7 @@ PROTOTYPES: dict[str, Examples] = {
         ("I've taken up climbing at weekends", "in my free time I go running", "my new hobby is pottery",
          "I spend my Saturdays sea swimming", "I've got really into birdwatching"),
         ("what's my hobby", "what do I do in my free time", "what do I do at weekends",
-         "what do I do for fun these days", "what sport do I do", "which sport do I play")),
+         "what do I do for fun these days")),
     "instrument": Examples(
         ("I'm learning to play the cello", "I play guitar in a band", "I picked up the piano again",
          "I've started drum lessons"),
