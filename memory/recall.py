@@ -159,10 +159,11 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         timeline = sorted([(u.valid_from.timestamp(), u.id, u.value is None) for u in held] + said)
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
-        pick = positive[-2:-1] if asks_before else positive[-1:]
-        if asks_before and positive and not pick:  # "before I switched to herbal tea": none known before it;
-            for memory_id in parts.index.same_message(positive[-1][1]):  # the value read is no answer (its
-                if not parts.index.turn_and_event(memory_id)[0]:  # turn may be: "switched from coffee to …")
+        pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
+        if asks_before and len(positive) == 1 and _names_value(query, parts.index, held, positive[0][1]):
+            pick = []  # "before I switched to herbal tea", and herbal tea is the only value known: no answer;
+            for memory_id in parts.index.same_message(positive[0][1]):  # the value read ranks low (its turn
+                if not parts.index.turn_and_event(memory_id)[0]:  # may hold the answer: "from coffee to …")
                     candidates.setdefault(memory_id, Candidate(memory_id)).damping = HISTORY_DISCOUNT
         if not asks_before and timeline and timeline[-1][2]:  # the latest word closed the value: nothing holds
             pick = [timeline[-1][:2]] if asks_yes_no(query) else []  # now; it answers "do I still …?" with no
@@ -179,6 +180,13 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         history += [u for u in held if u.id not in answers and not true_at(u, as_of, recorded_by=recorded_by)
                     or (u.id not in answers and u.value is None)]
     return history
+
+
+def _names_value(query: str, index: HybridIndex, held: list[MemoryUnit], memory_id: int) -> bool:
+    """Whether the question names the value read from `memory_id`'s message ("before I switched to herbal tea")."""
+    event = index.turn_and_event(memory_id)[1]
+    return any(u.value and u.value.casefold() in query.casefold() for u in held
+               if index.turn_and_event(u.id)[1] == event)
 
 
 def _said_about(index: HybridIndex, classifier: PrototypeClassifier, attribute: str, statements,

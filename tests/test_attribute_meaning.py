@@ -243,3 +243,14 @@ def test_earning_a_living_asks_for_the_occupation():
     from memory.recall import TOPICAL, _matching_attributes
 
     assert _matching_attributes(sorted(TOPICAL), set(), "How do I earn a living?") == ["occupation"]
+
+
+def test_a_question_about_before_that_names_no_value_is_answered_by_the_only_value_known():
+    eng = open_engram()
+    try:
+        eng.remember("I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"))
+        eng.remember("Somewhere new since the spring, much happier.", at=at("2024-07-05T09:00:00"))  # no rule reads it
+        answers = rule_answers(eng.recall("Where did I work before my current job?"))
+        assert len(answers) == 1 and "Deloitte" in answers[0]
+    finally:
+        eng.close()
