@@ -125,6 +125,36 @@ class LocalMiniLM:
             self._load()
 
 
+class LocalStaticMiniLM:
+    """A static model distilled from all-MiniLM-L6-v2 (`memory/minilm_static.py`), 256 dimensions: ingest
+    embeds ~100x faster, for a lower ranking quality (docs/benchmarks.md). The table is distilled from
+    the bundled weights on first use and cached. The example-sentence classes and the latest-word stage
+    are calibrated for MiniLM's own vectors and stay silent with it."""
+
+    name = "local:all-MiniLM-L6-v2-static"
+    dim = 256
+    confident_cosine = 0.55  # its cosines run higher than MiniLM's: unrelated short texts ~0.2 (MiniLM ~0)
+    _table = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def _load(cls):
+        with cls._lock:
+            if cls._table is None:
+                from .minilm_static import StaticTable
+
+                cls._table = StaticTable()
+            return cls._table
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._load().encode([meaning_text(text) for text in texts])
+
+    def ready(self) -> None:
+        self._load()
+
+
 class LocalMiniLMInt8(LocalMiniLM):
     """The same model with int8 weights and dynamically quantised activations: ~1.5x less CPU.
 
@@ -255,15 +285,18 @@ class OllamaEmbedder:
 
 
 def make_embedder(spec: str | None = None) -> Embedder:
-    """Build the embedder named by a setting: `local` (default), `local-int8`, `hash[:DIM]`, `ollama:MODEL`."""
+    """Build the embedder named by a setting: `local` (default), `local-int8`, `local-static`, `hash[:DIM]`,
+    `ollama:MODEL`."""
     spec = (spec or os.environ.get("ENGRAM_EMBEDDER") or "local").strip()
     if spec == "local":
         return LocalMiniLM()
     if spec == "local-int8":
         return LocalMiniLMInt8()
+    if spec == "local-static":
+        return LocalStaticMiniLM()
     if spec.startswith("hash"):
         _, _, dim = spec.partition(":")
         return HashingEmbedder(int(dim) if dim else 256)
     if spec.startswith("ollama:") and spec[len("ollama:") :]:
         return OllamaEmbedder(model=spec[len("ollama:") :])
-    raise BadInputError(f"unknown embedder {spec!r}: use 'local', 'local-int8', 'hash' or 'ollama:<model>'")
+    raise BadInputError(f"unknown embedder {spec!r}: use 'local', 'local-int8', 'local-static', 'hash' or 'ollama:<model>'")

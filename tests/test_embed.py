@@ -211,3 +211,42 @@ def test_recalling_compiles_no_extraction_rules():
     assert not {"memory.extract.facts", "memory.extract.attributes"} & loaded
     writing = _modules_after("from memory.extract import Extractor; Extractor().memories('I moved to Leeds.')")
     assert {"memory.extract.facts", "memory.extract.attributes"} <= writing
+
+
+def test_the_static_model_is_distilled_once_and_matches_model2vecs_recipe():
+    """Distilled here from the bundled weights into the cache (once per machine): the cosines between texts
+    are model2vec's (whose table is float16, hence the tolerance), and bracket tokens stay zero."""
+    from memory.minilm import cache_dir
+    from memory.minilm_static import DIMS, RECIPE, StaticTable, static_table
+
+    reference = json.loads((ROOT / "tests/fixtures/minilm_static_reference.json").read_text(encoding="utf-8"))
+    table = static_table()
+    built = cache_dir() / f"minilm-static-{DIMS}-{RECIPE}.npy"
+    built_at = built.stat().st_mtime_ns
+    encoder = StaticTable()
+    assert built.stat().st_mtime_ns == built_at and np.array_equal(encoder.table, table)
+    assert table.shape[1] == DIMS and not table[encoder.tokenizer.token_to_id("[unused17]")].any()
+    vectors = encoder.encode(reference["texts"])
+    assert np.abs(vectors @ vectors.T - np.array(reference["cosines"])).max() < 0.01
+
+
+def test_a_static_table_is_kept_whole_or_not_at_all(tmp_path):
+    from memory.minilm_static import keep
+
+    table = np.arange(12, dtype=np.float32).reshape(3, 4)
+    assert keep(tmp_path / "cache" / "t.npy", table) and np.array_equal(np.load(tmp_path / "cache" / "t.npy"), table)
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["t.npy"]
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would go")
+    assert not keep(blocked / "engram" / "t.npy", table)
+
+
+def test_the_static_embedder_recalls_by_meaning_under_its_own_name(tmp_path):
+    from tests.helpers import open_engram
+
+    static = make_embedder("local-static")
+    assert static.name != LocalMiniLM.name and static.dim == 256
+    with open_engram(tmp_path, embedder=static) as eng:
+        eng.remember("My dog is called Rex.")
+        eng.remember("The quarterly budget review is on Friday.")
+        assert "Rex" in eng.recall("what's my pet's name").results[0].unit.content
