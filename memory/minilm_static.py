@@ -1,5 +1,5 @@
 """A static embedding model distilled from all-MiniLM-L6-v2 on this machine: a text's vector is the mean
-of its tokens' rows in one table, about a hundred times faster to compute than running the model.
+of its tokens' rows in one table, about 80 times faster to compute than running the model.
 
 The recipe is model2vec's (Tulkens & van Dongen, 2024): every token of the vocabulary goes through
 MiniLM alone (`[CLS] token [SEP]`, mean-pooled), the rows are reduced to `DIMS` by PCA and weighted
