@@ -11,6 +11,13 @@ from tests.helpers import at, open_engram
 
 
 @pytest.fixture
+def eng():
+    engram = open_engram()
+    yield engram
+    engram.close()
+
+
+@pytest.fixture
 def minilm_eng():
     engram = open_engram(embedder=LocalMiniLM())
     yield engram
@@ -151,44 +158,32 @@ def test_a_shift_at_a_place_said_in_passing_is_a_statement_about_the_employer():
     ("I smoke about ten a day, trying to cut down.", "Six months without a cigarette today!", "Do I still smoke?"),
     ("我每天抽半包烟。", "戒烟三个月了，一根都没碰。", "我现在还抽烟吗？"),
 ])
-def test_smoking_is_an_attribute_and_a_milestone_without_it_closes_it(smoked, stopped, question):
-    eng = open_engram()
-    try:
-        eng.remember(smoked, at=at("2024-01-01T09:00:00"))
-        eng.remember("Smoke from the bonfire got everywhere." if smoked.isascii() else "烟花秀很好看。",
-                     at=at("2024-01-03T09:00:00"))
-        eng.remember(stopped, at=at("2024-07-01T09:00:00"))
-        assert ("smoking", True) in statement_topics(stopped)
-        assert rule_answers(eng.recall(question, as_of=at("2024-08-01T00:00:00"))) == [stopped]
-    finally:
-        eng.close()
+def test_smoking_is_an_attribute_and_a_milestone_without_it_closes_it(eng, smoked, stopped, question):
+    eng.remember(smoked, at=at("2024-01-01T09:00:00"))
+    eng.remember("Smoke from the bonfire got everywhere." if smoked.isascii() else "烟花秀很好看。",
+                 at=at("2024-01-03T09:00:00"))
+    eng.remember(stopped, at=at("2024-07-01T09:00:00"))
+    assert ("smoking", True) in statement_topics(stopped)
+    assert rule_answers(eng.recall(question, as_of=at("2024-08-01T00:00:00"))) == [stopped]
 
 
-def test_children_said_inside_a_greeting_answer_how_many_the_user_has():
-    eng = open_engram()
-    try:
-        greeting = "周末愉快！我是个全职妈妈，两个孩子都在上小学，今天终于有空问你点事。"
-        eng.remember(greeting, at=at("2025-03-13T13:51:00"))
-        eng.remember("孩子们的作业越来越难了。", at=at("2025-03-14T13:58:00"))
-        assert rule_answers(eng.recall("我有几个孩子？")) == [greeting]
-        assert "children" not in dict(statement_topics("孩子们的作业越来越难了。"))
-        eng.remember("I set up a fish tank for my friend's kid.", at=at("2025-03-15T10:00:00"))
-        assert rule_answers(eng.recall("How many tanks do I have, including the one for my friend's kid?")) == []
-    finally:
-        eng.close()
+def test_children_said_inside_a_greeting_answer_how_many_the_user_has(eng):
+    greeting = "周末愉快！我是个全职妈妈，两个孩子都在上小学，今天终于有空问你点事。"
+    eng.remember(greeting, at=at("2025-03-13T13:51:00"))
+    eng.remember("孩子们的作业越来越难了。", at=at("2025-03-14T13:58:00"))
+    assert rule_answers(eng.recall("我有几个孩子？")) == [greeting]
+    assert "children" not in dict(statement_topics("孩子们的作业越来越难了。"))
+    eng.remember("I set up a fish tank for my friend's kid.", at=at("2025-03-15T10:00:00"))
+    assert rule_answers(eng.recall("How many tanks do I have, including the one for my friend's kid?")) == []
 
 
-def test_a_question_about_the_users_work_is_answered_by_where_they_work_when_no_job_is_named():
-    eng = open_engram()
-    try:
-        greeting = "Morning! Quick one before my shift at the fire station: can you suggest a high-protein breakfast?"
-        eng.remember(greeting, at=at("2024-11-23T17:21:00"))
-        eng.remember("My room is a mess, I should really tidy it this weekend.", at=at("2024-11-25T17:35:00"))
-        assert rule_answers(eng.recall("What do I do for a living?")) == [greeting]
-        eng.remember("I work as a paramedic.", at=at("2024-11-26T10:00:00"))
-        assert rule_answers(eng.recall("What do I do for a living?")) == ["User works as paramedic."]
-    finally:
-        eng.close()
+def test_a_question_about_the_users_work_is_answered_by_where_they_work_when_no_job_is_named(eng):
+    greeting = "Morning! Quick one before my shift at the fire station: can you suggest a high-protein breakfast?"
+    eng.remember(greeting, at=at("2024-11-23T17:21:00"))
+    eng.remember("My room is a mess, I should really tidy it this weekend.", at=at("2024-11-25T17:35:00"))
+    assert rule_answers(eng.recall("What do I do for a living?")) == [greeting]
+    eng.remember("I work as a paramedic.", at=at("2024-11-26T10:00:00"))
+    assert rule_answers(eng.recall("What do I do for a living?")) == ["User works as paramedic."]
 
 
 def test_a_question_about_before_a_value_is_not_answered_by_that_value(minilm_eng):
@@ -245,12 +240,8 @@ def test_earning_a_living_asks_for_the_occupation():
     assert _matching_attributes(sorted(TOPICAL), set(), "How do I earn a living?") == ["occupation"]
 
 
-def test_a_question_about_before_that_names_no_value_is_answered_by_the_only_value_known():
-    eng = open_engram()
-    try:
-        eng.remember("I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"))
-        eng.remember("Somewhere new since the spring, much happier.", at=at("2024-07-05T09:00:00"))  # no rule reads it
-        answers = rule_answers(eng.recall("Where did I work before my current job?"))
-        assert len(answers) == 1 and "Deloitte" in answers[0]
-    finally:
-        eng.close()
+def test_a_question_about_before_that_names_no_value_is_answered_by_the_only_value_known(eng):
+    eng.remember("I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"))
+    eng.remember("Somewhere new since the spring, much happier.", at=at("2024-07-05T09:00:00"))  # no rule reads it
+    answers = rule_answers(eng.recall("Where did I work before my current job?"))
+    assert len(answers) == 1 and "Deloitte" in answers[0]
