@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 import threading
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from .minilm import HIDDEN, MiniLMRunner, cache_dir, weights_dir
 
-__all__ = ["DIMS", "StaticTable", "static_table"]
+__all__ = ["DIMS", "StaticTable", "keep", "static_table", "table_path"]
 
 DIMS = 256
 SIF_COEFFICIENT = 1e-4
@@ -28,9 +29,15 @@ _BATCH = 512
 _lock = threading.Lock()
 
 
+def table_path(model_dir: Path | None = None, cache: Path | None = None) -> Path:
+    """The cached table's file: named by the recipe and the weights it was distilled from."""
+    stat = ((model_dir or weights_dir()) / "model.safetensors").stat()
+    return (cache or cache_dir()) / f"minilm-static{DIMS}-{RECIPE}-{stat.st_size}-{stat.st_mtime_ns}.npy"
+
+
 def static_table(model_dir: Path | None = None, cache: Path | None = None) -> np.ndarray:
     """The (vocabulary × DIMS) float32 table, built and cached on first use."""
-    path = (cache or cache_dir()) / f"minilm-static-{DIMS}-{RECIPE}.npy"
+    path = table_path(model_dir, cache)
     with _lock:
         if path.exists():
             return np.load(path)
@@ -40,18 +47,19 @@ def static_table(model_dir: Path | None = None, cache: Path | None = None) -> np
 
 
 def keep(path: Path, table: np.ndarray) -> bool:
-    """Write the table whole or not at all; False when the cache cannot be written (the table then serves
-    this process and is built again by the next)."""
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    """Write the table whole or not at all (a file only its owner reads, like the other cached models);
+    False when the cache cannot be written: the table then serves this process and the next builds it again."""
+    part = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(partial, "wb") as out:
-            np.save(out, table)
-        os.replace(partial, path)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as part:
+            np.save(part, table)
+        os.replace(part.name, path)  # atomic: a concurrent builder never sees half a file
         return True
     except OSError:
-        with contextlib.suppress(OSError):
-            partial.unlink()
+        if part is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(part.name)
         return False
 
 

@@ -216,12 +216,11 @@ def test_recalling_compiles_no_extraction_rules():
 def test_the_static_model_is_distilled_once_and_matches_model2vecs_recipe():
     """Distilled here from the bundled weights into the cache (once per machine): the cosines between texts
     are model2vec's (whose table is float16, hence the tolerance), and bracket tokens stay zero."""
-    from memory.minilm import cache_dir
-    from memory.minilm_static import DIMS, RECIPE, StaticTable, static_table
+    from memory.minilm_static import DIMS, StaticTable, static_table, table_path
 
     reference = json.loads((ROOT / "tests/fixtures/minilm_static_reference.json").read_text(encoding="utf-8"))
     table = static_table()
-    built = cache_dir() / f"minilm-static-{DIMS}-{RECIPE}.npy"
+    built = table_path()
     built_at = built.stat().st_mtime_ns
     encoder = StaticTable()
     assert built.stat().st_mtime_ns == built_at and np.array_equal(encoder.table, table)
@@ -236,6 +235,7 @@ def test_a_static_table_is_kept_whole_or_not_at_all(tmp_path):
     table = np.arange(12, dtype=np.float32).reshape(3, 4)
     assert keep(tmp_path / "cache" / "t.npy", table) and np.array_equal(np.load(tmp_path / "cache" / "t.npy"), table)
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["t.npy"]
+    assert (tmp_path / "cache" / "t.npy").stat().st_mode & 0o777 == 0o600
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache folder would go")
     assert not keep(blocked / "engram" / "t.npy", table)
