@@ -302,4 +302,5 @@ def make_embedder(spec: str | None = None) -> Embedder:
         return HashingEmbedder(int(dim) if dim else 256)
     if spec.startswith("ollama:") and spec[len("ollama:") :]:
         return OllamaEmbedder(model=spec[len("ollama:") :])
-    raise BadInputError(f"unknown embedder {spec!r}: use 'local', 'local-int8', 'local-static', 'hash' or 'ollama:<model>'")
+    raise BadInputError(f"unknown embedder {spec!r}: use 'local', 'local-int8', 'local-static', 'hash' "
+                        "or 'ollama:<model>'")

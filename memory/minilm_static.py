@@ -4,7 +4,7 @@ of its tokens' rows in one table, about 80 times faster to compute than running 
 The recipe is model2vec's (Tulkens & van Dongen, 2024): every token of the vocabulary goes through
 MiniLM alone (`[CLS] token [SEP]`, mean-pooled), the rows are reduced to `DIMS` by PCA and weighted
 by SIF with the token's rank in the vocabulary as its frequency (Zipf). The table is built from the
-bundled weights with the ONNX graph Engram already runs (≈ 30 s once), so nothing is downloaded or
+bundled weights with the ONNX graph Engram already runs (≈ 25 s once on 2 cores), so nothing is downloaded or
 shipped, and kept in the model cache folder.
 """
 from __future__ import annotations
