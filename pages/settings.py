@@ -25,7 +25,8 @@ shell.inside_app()  # before anything is drawn: this page runs inside the app's 
 
 PROBE_SECONDS = 30.0
 EMBEDDERS = {"local": "local — all-MiniLM-L6-v2 on this computer (default)",
-             "local-static": "local-static — a static model distilled from it: a big vault in minutes, ranks a little lower",
+             "local-static": "local-static — distilled from it once (about half a minute): a big vault in minutes, "
+                             "ranks a little lower",
              "hash": "hash — instant keyword hashing (fast, weakest)"}
 REDACTION_LABELS = {
     "secrets": "API keys, tokens and passwords",

@@ -145,6 +145,7 @@ def test_embedder_change_offers_reembed(page_env, fake_ollama, monkeypatch):
     at = page("settings.py").run()
     assert not at.exception
     assert not at.selectbox(key="settings_embedder").disabled
+    assert any(option.startswith("local-static — ") for option in at.selectbox(key="settings_embedder").options)
     at.selectbox(key="settings_embedder").set_value("ollama:bge-m3:latest").run()
     assert not at.exception
     assert saved(page_env)["embedder"] == "ollama:bge-m3:latest"
