@@ -5,7 +5,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -54,6 +54,14 @@ def meaning_text(text: str) -> str:
     return text[:MEANING_CHARS]
 
 
+def _load_once(owner: type, attribute: str, build: Callable[[], object]):
+    """A model runtime kept on its class: built on first use, under the class's lock, once per process."""
+    with owner._lock:
+        if getattr(owner, attribute) is None:
+            setattr(owner, attribute, build())
+        return getattr(owner, attribute)
+
+
 def normalise_rows(matrix: np.ndarray) -> np.ndarray:
     matrix = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -86,21 +94,21 @@ class LocalMiniLM:
 
     @classmethod
     def _load(cls):
-        with cls._lock:
-            if cls._runner is None:
-                from .minilm import MiniLMRunner
+        def build():
+            from .minilm import MiniLMRunner
 
-                cls._runner = MiniLMRunner(int8=cls.int8)
-            return cls._runner
+            return MiniLMRunner(int8=cls.int8)
+
+        return _load_once(cls, "_runner", build)
 
     @classmethod
     def _load_query_runner(cls):
-        with cls._lock:
-            if cls._query_runner is None:
-                from .minilm_numpy import NumpyMiniLM
+        def build():
+            from .minilm_numpy import NumpyMiniLM
 
-                cls._query_runner = NumpyMiniLM()
-            return cls._query_runner
+            return NumpyMiniLM()
+
+        return _load_once(cls, "_query_runner", build)
 
     def _serves_queries_in_numpy(self, count: int) -> bool:
         """Numpy for a few texts in a process that has not (yet) shown it keeps embedding."""
@@ -142,12 +150,12 @@ class LocalStaticMiniLM:
 
     @classmethod
     def _load(cls):
-        with cls._lock:
-            if cls._table is None:
-                from .minilm_static import StaticTable
+        def build():
+            from .minilm_static import StaticTable
 
-                cls._table = StaticTable()
-            return cls._table
+            return StaticTable()
+
+        return _load_once(cls, "_table", build)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

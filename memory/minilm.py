@@ -7,6 +7,7 @@ of similar length, so little time goes into padding.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -148,26 +149,40 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
 
 def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = False) -> Path | bytes:
     """The built graph's file, building it on first use; its bytes when the cache is not writable."""
-    weights_file = model_dir / "model.safetensors"
-    stat = weights_file.stat()
     kind = "-int8" if int8 else ""
-    target = (cache or cache_dir()) / f"minilm-g{GRAPH_VERSION}-{stat.st_size}-{stat.st_mtime_ns}{kind}.onnx"
+    target = (cache or cache_dir()) / f"minilm-g{GRAPH_VERSION}-{weights_stamp(model_dir)}{kind}.onnx"
     if target.exists():
         return target
     from safetensors.numpy import load_file
 
     shape = BertShape.from_config(json.loads((model_dir / "config.json").read_text()))
-    data = build_graph(load_file(str(weights_file)), shape).SerializeToString()
+    data = build_graph(load_file(str(model_dir / "model.safetensors")), shape).SerializeToString()
     if int8:
         data = quantise(data)
+    return target if write_to_cache(target, data) else data
+
+
+def weights_stamp(model_dir: Path) -> str:
+    """Names what was built from the weights file: another weights package builds its own."""
+    stat = (model_dir / "model.safetensors").stat()
+    return f"{stat.st_size}-{stat.st_mtime_ns}"
+
+
+def write_to_cache(target: Path, data: bytes) -> bool:
+    """Write a built model file whole or not at all, readable by its owner only; False when the cache
+    cannot be written (the caller then serves what it built from memory)."""
+    part = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".part", delete=False) as part:
             part.write(data)
         os.replace(part.name, target)  # atomic: a concurrent builder never sees half a file
+        return True
     except OSError:
-        return data
-    return target
+        if part is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(part.name)
+        return False
 
 
 def quantise(graph: bytes) -> bytes:

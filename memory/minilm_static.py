@@ -9,15 +9,13 @@ shipped, and kept in the model cache folder.
 """
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
+import io
 import threading
 from pathlib import Path
 
 import numpy as np
 
-from .minilm import HIDDEN, MiniLMRunner, cache_dir, weights_dir
+from .minilm import HIDDEN, MiniLMRunner, cache_dir, weights_dir, weights_stamp, write_to_cache
 
 __all__ = ["DIMS", "StaticTable", "keep", "static_table", "table_path"]
 
@@ -31,8 +29,7 @@ _lock = threading.Lock()
 
 def table_path(model_dir: Path | None = None, cache: Path | None = None) -> Path:
     """The cached table's file: named by the recipe and the weights it was distilled from."""
-    stat = ((model_dir or weights_dir()) / "model.safetensors").stat()
-    return (cache or cache_dir()) / f"minilm-static{DIMS}-{RECIPE}-{stat.st_size}-{stat.st_mtime_ns}.npy"
+    return (cache or cache_dir()) / f"minilm-static{DIMS}-{RECIPE}-{weights_stamp(model_dir or weights_dir())}.npy"
 
 
 def static_table(model_dir: Path | None = None, cache: Path | None = None) -> np.ndarray:
@@ -47,20 +44,11 @@ def static_table(model_dir: Path | None = None, cache: Path | None = None) -> np
 
 
 def keep(path: Path, table: np.ndarray) -> bool:
-    """Write the table whole or not at all (a file only its owner reads, like the other cached models);
-    False when the cache cannot be written: the table then serves this process and the next builds it again."""
-    part = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as part:
-            np.save(part, table)
-        os.replace(part.name, path)  # atomic: a concurrent builder never sees half a file
-        return True
-    except OSError:
-        if part is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(part.name)
-        return False
+    """Cache the table like the built graph (`minilm.write_to_cache`); False when the cache cannot be
+    written: the table then serves this process and the next builds it again."""
+    data = io.BytesIO()
+    np.save(data, table)
+    return write_to_cache(path, data.getvalue())
 
 
 def _distil(runner: MiniLMRunner) -> np.ndarray:

@@ -17,7 +17,7 @@ from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import FIRST_PERSON, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
+from .slots import FALLBACKS, FIRST_PERSON, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -35,9 +35,6 @@ CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 
 HISTORY_DISCOUNT = 0.2
-# A question about what the user does ("what do I do for a living") that no statement of an occupation
-# answers is answered by where they work ("before my shift at the fire station").
-FALLBACK_ATTRIBUTE = {"occupation": "employer"}
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 # A question about the user ("which charity events did I go to") is answered by what the user said; the
 # assistant's replies restate and elaborate it, and long generic ones crowd out the user's own words.
@@ -150,8 +147,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                   if not u.archived and parts.index.has(u.id) and not (recorded_by and u.recorded_at > recorded_by)]
         held = [u for u in values if u.valid_from <= as_of and u.superseded_at is None]
         said = _said_about(parts.index, classifier, attribute, statements, keep)
-        if not values and not said and attribute in FALLBACK_ATTRIBUTE:
-            said = _said_about(parts.index, classifier, FALLBACK_ATTRIBUTE[attribute], statements, keep)
+        if not values and not said and attribute in FALLBACKS:
+            said = _said_about(parts.index, classifier, FALLBACKS[attribute], statements, keep)
         said = [entry for entry in said if entry[0] <= to_epoch(as_of)]
         events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
         stated = {parts.index.turn_and_event(u.id)[1] for u in held}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["ALIASES", "FIRST_PERSON", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES",
+__all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES",
            "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
@@ -43,6 +43,7 @@ class Slot:
     templates: dict[str, Template] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()  # other attribute names (`my X is …`) for the same slot
     cue_phrases: tuple[str, ...] = ()  # lower-case phrases of a question about the slot ("do for a living")
+    fallback: str | None = None  # the slot whose statements answer a question about this one when it has none
 
 
 def _words(text: str) -> frozenset[str]:
@@ -96,6 +97,7 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("职业 做什么工作 干什么工作 什么工作 职位 岗位 当什么 做什么的 干什么的 干啥的 哪一行 哪行 行业 职务"),
         cue_phrases=("do for a living", "do for work", "what do i do", "work as", "my job", "line of work", "what i do",
                      "earn a living", "make a living", "earn my living", "make my living"),
+        fallback="employer",  # where the user works says what they do: "before my shift at the fire station"
         templates={
             "occupation": Template("User works as {v}.", "用户的职业是{v}。"),
             "job_does": Template("User's job: {v}.", "用户的工作：{v}。"),
@@ -234,6 +236,8 @@ SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SL
 NOT_SLOT_PHRASES = re.compile(r"\bwork(?:s|ed|ing)? (?:on|out)\b")
 # slot → question phrases; a phrase found in a question claims its words ("for a living" is no home)
 SLOT_PHRASES: dict[str, tuple[str, ...]] = {s.name: s.cue_phrases for s in SLOTS if s.cue_phrases}
+# slot → the slot that answers for it when nothing was said about it
+FALLBACKS: dict[str, str] = {s.name: s.fallback for s in SLOTS if s.fallback}
 # rule kind → (slot, or None for an unslotted statement; template)
 TEMPLATES: dict[str, tuple[str | None, Template]] = _unique_keys(
     [(kind, (s.name, t)) for s in SLOTS for kind, t in s.templates.items()]

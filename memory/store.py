@@ -228,14 +228,13 @@ def m008_statement_marks(conn: duckdb.DuckDBPyConnection) -> None:
     changed = []
     for memory_id, tokens, text in rows:
         words = (tokens or "").split()
-        kept = [w for w in words if not w.startswith(STATEMENT_MARK) or w == ASSISTANT_MARK]
-        marked = kept + statement_marks(text or "")
+        marked = [w for w in words if not w.startswith(STATEMENT_MARK)] + statement_marks(text or "")
         if marked != words:
-            changed.append((memory_id, " ".join(marked)))
-    for start in range(0, len(changed), LITERAL_ROWS):
-        batch = changed[start: start + LITERAL_ROWS]
-        values = ", ".join(f"({sql_literal(memory_id)}, {sql_literal(tokens)})" for memory_id, tokens in batch)
-        conn.execute(f"UPDATE memories SET tokens = v.tokens FROM (VALUES {values}) v(id, tokens) WHERE memories.id = v.id")
+            changed.append([memory_id, " ".join(marked)])
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS token_updates (id BIGINT, tokens VARCHAR)")
+    conn.execute("DELETE FROM token_updates")
+    bulk_insert(conn, "token_updates", ("id", "tokens"), changed)
+    conn.execute("UPDATE memories SET tokens = u.tokens FROM token_updates u WHERE memories.id = u.id")
 
 
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
