@@ -16,6 +16,7 @@ import duckdb
 import numpy as np
 
 from .clock import ensure_utc, utc_now
+from .entity_names import EntityNames
 from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
 from .files import open_private, private_file
 from .model import ASSISTANT_MARK, Event, MemoryUnit, Source
@@ -377,6 +378,7 @@ class Store:
         self._in_tx = False
         self._entity_cache: dict[tuple[str, str | None], int] | None = None
         self._entity_staged: dict[tuple[str, str | None], int] = {}  # created in the open transaction
+        self._entity_names: EntityNames | None = None  # built on first use, dropped when entities change
         #: calls that may have changed memory rows or vectors (the index follows them; see WritePath)
         self.memory_writes = 0
         self.conn = open_connection(self.path, read_only=self.read_only)
@@ -465,6 +467,7 @@ class Store:
                     self._entity_cache.update(self._entity_staged)
             except BaseException:
                 self.conn.execute("ROLLBACK")
+                self._entity_names = None
                 raise
             finally:
                 self._in_tx = False
@@ -577,6 +580,8 @@ class Store:
                     new.append([entity_id, name, label, qualifier, [], db_time(first_seen[(name, label, qualifier)])])
             ids = [known((n, q)) for n, _, q in names]
             bulk_insert(self.conn, "entities", ("id", "name", "label", "qualifier", "aliases", "first_seen"), new)
+            if new:
+                self._entity_names = None
             if not self._in_tx:
                 self._entity_cache.update(self._entity_staged)
                 self._entity_staged.clear()
@@ -611,6 +616,7 @@ class Store:
             for name, entity_id in zip(names, ids):
                 for alias in aliases_of[name]:
                     self._entity_staged[(alias, None)] = entity_id
+            self._entity_names = None
 
     def set_entity_aliases(self, name: str, label: str, aliases: list[str], *, at: datetime) -> int:
         """Give the entity `name` its aliases (mentions of an alias then resolve to it). Inside a transaction."""
@@ -619,6 +625,7 @@ class Store:
             run_sql(self.conn, "UPDATE entities SET aliases = ? WHERE id = ?", [aliases, entity_id])
             for alias in aliases:
                 self._entity_staged[(alias, None)] = entity_id
+            self._entity_names = None
             return entity_id
 
     def insert_memory_entities(self, pairs: list[tuple[int, int]]) -> None:
@@ -722,6 +729,7 @@ class Store:
             orphans = _delete_memories(conn, units)
             if orphans:
                 self._entity_cache = None
+                self._entity_names = None
             return orphans
 
     def compact(self) -> None:
@@ -734,6 +742,7 @@ class Store:
             os.close(self._held)  # the replaced file's
             self._held = _hold_open(self.path)
             self._entity_cache = None
+            self._entity_names = None
 
     def close_edges_from(self, src: str, at: datetime, kind: str | None = None) -> None:
         """End the open edges leaving a node (of one kind, or all)."""
@@ -1007,16 +1016,10 @@ class Store:
 
     def entities_named_in(self, text: str) -> list[tuple[int, str]]:
         """Known entities whose name or alias occurs in `text` (names of 3+ characters, or 2+ CJK), oldest first."""
-        rows = self.query(
-            """SELECT DISTINCT id, name FROM (
-                   SELECT id, name, label, name AS said FROM entities
-                   UNION ALL SELECT id, name, label, unnest(aliases) AS said FROM entities WHERE len(aliases) > 0)
-               WHERE label NOT IN ('DATE', 'MONEY') AND strpos(lower(?), lower(said)) > 0
-                 AND (length(said) >= 3 OR (length(said) >= 2 AND regexp_matches(said, '[\\x{4e00}-\\x{9fff}]')))
-               ORDER BY id""",
-            [text],
-        )
-        return [(r[0], r[1]) for r in rows]
+        with self._lock:
+            if self._entity_names is None:
+                self._entity_names = EntityNames(self.query("SELECT id, name, label, aliases FROM entities"))
+            return self._entity_names.named_in(text)
 
     def entities_matching(self, text: str, limit: int = 20) -> list[dict]:
         """Entities whose name contains `text`, most mentioned first."""

@@ -1,0 +1,43 @@
+"""Which known entities a text names: every entity's name and aliases, looked up in memory.
+
+Recall asks this of every question (the name rule). The store builds the table from its entities once and drops
+it when entities change, so a question costs a pass over its own characters, not a query over every name.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+#: entities whose names say a date or an amount, not who or what a question is about
+UNNAMED_LABELS = frozenset({"DATE", "MONEY"})
+_HAN = re.compile("[\u4e00-\u9fff]")
+
+
+def long_enough(said: str) -> bool:
+    """Names of three characters or more, or two Chinese ones: shorter ones occur inside too many words."""
+    return len(said) >= 3 or (len(said) >= 2 and _HAN.search(said) is not None)
+
+
+class EntityNames:
+    """Each name and alias, lower-cased, filed under its first two characters."""
+
+    def __init__(self, rows: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
+        """`rows`: (entity id, name, label, aliases)."""
+        self._by_start: dict[str, list[tuple[str, int, str]]] = {}
+        for entity_id, name, label, aliases in rows:
+            if label is None or label in UNNAMED_LABELS:
+                continue
+            for said in dict.fromkeys([name, *(aliases or ())]):
+                if said and long_enough(said):
+                    lowered = said.lower()
+                    self._by_start.setdefault(lowered[:2], []).append((lowered, entity_id, name))
+
+    def named_in(self, text: str) -> list[tuple[int, str]]:
+        """(id, name) of the entities whose name or an alias occurs anywhere in `text`, ignoring case, by id."""
+        lowered = text.lower()
+        found: set[tuple[int, str]] = set()
+        for at in range(len(lowered) - 1):
+            for said, entity_id, name in self._by_start.get(lowered[at:at + 2], ()):
+                if lowered.startswith(said, at):
+                    found.add((entity_id, name))
+        return sorted(found)
