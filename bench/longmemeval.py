@@ -2,6 +2,7 @@
 
     python bench/longmemeval.py ../shared/data/longmemeval_oracle.json [--questions N] [--groups N]
         [--group-size 10] [--others 45] [--keys both|all|user] [--as-of none|question] [--subprocess]
+        [--keep DIR]
 
 The oracle file holds, per question, only its evidence sessions. Questions (abstention `_abs` skipped)
 are shuffled with a fixed seed and grouped; one store serves a group and holds the group's evidence
@@ -224,13 +225,17 @@ METRICS = ([f"session all@{k}" for k in SESSION_KS] + [f"turn-session all@{k}" f
 
 
 # ------------------------------------------------------------------ one group
-def run_group(members: list[Question], haystack: list[Session], keys: str, args, timing: dict) -> dict:
-    """Import the group's haystack, recall its questions; per question and system, the metric row."""
+def run_group(members: list[Question], haystack: list[Session], keys: str, args, timing: dict,
+              number: int) -> dict:
+    """Import the group's haystack (or reuse the store `--keep` kept), recall its questions; per question and
+    system, the metric row."""
     lines = chat_lines(haystack, keys)
     keyed = {line["id"] for line in lines}
     rows: dict[tuple[str, str], dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="lme-") as scratch:
-        home, chat, batch = Path(scratch, "home"), Path(scratch, "chat.jsonl"), Path(scratch, "batch.jsonl")
+        chat, batch = Path(scratch, "chat.jsonl"), Path(scratch, "batch.jsonl")
+        home = args.keep / f"{keys}-{number}" if args.keep else Path(scratch, "home")
+        imported = home / "imported"
         chat.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
         queries = [{"query": q.text, "k": RECALL_K} for q in members]
         if args.as_of == "question":
@@ -239,7 +244,10 @@ def run_group(members: list[Question], haystack: list[Session], keys: str, args,
         batch.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in queries), encoding="utf-8")
         common = ["--home", str(home), "--json", "--embedder", args.embedder]
         started = time.perf_counter()
-        run_cli(["import-chat", str(chat), *common], subprocess_mode=args.subprocess)
+        if not imported.exists():
+            run_cli(["import-chat", str(chat), *common], subprocess_mode=args.subprocess)
+            if args.keep:
+                imported.write_text("imported\n")
         timing[f"{keys} import"] += time.perf_counter() - started
         started = time.perf_counter()
         out = run_cli(["recall", "--batch", str(batch), *common], subprocess_mode=args.subprocess)
@@ -307,6 +315,8 @@ def main() -> None:
                              "(distractors dated later are then hidden)")
     parser.add_argument("--embedder", default="local")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--keep", type=Path, help="keep each group's store in this folder and reuse it on the "
+                        "next run with the same arguments (recall only; the import time then reads 0)")
     parser.add_argument("--subprocess", action="store_true",
                         help="run every CLI call as its own `python -m memory` process (default: in-process)")
     args = parser.parse_args()
@@ -326,7 +336,7 @@ def main() -> None:
     started = time.perf_counter()
     for number, (members, haystack) in enumerate(groups, start=1):
         for keys in variants:
-            rows[keys].update(run_group(members, haystack, keys, args, timing))
+            rows[keys].update(run_group(members, haystack, keys, args, timing, number))
         print(f"  group {number}/{len(groups)}: {len(members)} questions, {len(haystack)} sessions "
               f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
     wall = time.perf_counter() - started
