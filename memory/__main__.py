@@ -30,7 +30,8 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--home", default=argparse.SUPPRESS, help="data folder (default $ENGRAM_HOME or ~/.engram)")
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     common.add_argument("--embedder", default=argparse.SUPPRESS,
-                        help="local (default), hash, or ollama:<model> (default $ENGRAM_EMBEDDER)")
+                        help="local (default), local-int8, local-static, hash, or ollama:<model> (default "
+                             "$ENGRAM_EMBEDDER, else the one chosen on the settings page)")
     return common
 
 
@@ -98,10 +99,13 @@ def _open(args, *, writes: bool = True, **kwargs):
             borrowed.store.check_writable()
         return nullcontext(borrowed)
     from .embed import make_embedder
-    from .engram import Engram
+    from .engram import Engram, resolve_home
+    from .settings import load_settings
 
-    embedder = make_embedder(getattr(args, "embedder", None))
-    eng = Engram(getattr(args, "home", None), embedder=embedder, **kwargs)
+    home = resolve_home(getattr(args, "home", None))
+    # the app's choice (the settings page, or ENGRAM_EMBEDDER) unless the command names one
+    embedder = make_embedder(getattr(args, "embedder", None) or load_settings(home).embedder)
+    eng = Engram(home, embedder=embedder, **kwargs)
     if eng.store.read_only_reason:
         if writes:
             eng.close()

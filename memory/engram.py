@@ -190,7 +190,8 @@ class Engram:
                 f"this memory store was embedded with {stored.split('|')[0]} "
                 f"({stored.split('|')[1]} dimensions) but the current embedder is {self.embedder.name} "
                 f"({self.embedder.dim}); vectors of two models are never mixed. Re-embed with "
-                f"`python -m memory reembed` (or the settings page), or set ENGRAM_EMBEDDER back."
+                f"`python -m memory reembed` (or the settings page), or choose the store's embedder again (the settings "
+                f"page, ENGRAM_EMBEDDER or --embedder)."
             )
             if not allow_change:
                 raise EmbedderMismatchError(message)

@@ -15,8 +15,9 @@ from vault_sync.sync import VaultIndexer
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def cli(*args: str, home: Path, embedder: str = "hash") -> subprocess.CompletedProcess:
-    env = dict(os.environ, ENGRAM_HOME=str(home), ENGRAM_EMBEDDER=embedder, HF_HUB_OFFLINE="1")
+def cli(*args: str, home: Path, embedder: str | None = "hash") -> subprocess.CompletedProcess:
+    """`python -m memory ARGS` in a new process; `embedder` is ENGRAM_EMBEDDER (None: not set)."""
+    env = dict(os.environ, ENGRAM_HOME=str(home), ENGRAM_EMBEDDER=embedder or "", HF_HUB_OFFLINE="1")
     return subprocess.run([sys.executable, "-m", "memory", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
 
@@ -140,6 +141,21 @@ def test_embedder_change_is_refused_not_mixed(home):
     assert cli("reembed", home=home, embedder="hash:128").returncode == 0
     again = cli("recall", "where do I live", "--json", home=home, embedder="hash:128")
     assert again.returncode == 0 and "Porto" in json.loads(again.stdout)["results"][0]["content"]
+
+
+def test_commands_use_the_embedder_chosen_on_the_settings_page(home):
+    """The settings page saves the choice and the app opens the memory with it: so does every command."""
+    from memory.settings import Settings, save_settings
+
+    remembered(home, ("I live in Porto", None))  # embedded with the 256-dimension hashing embedder
+    save_settings(home, Settings(embedder="hash:128"))
+    refused = cli("recall", "where do I live", home=home, embedder=None)
+    assert refused.returncode == 1 and "current embedder is hash:128" in refused.stderr
+    assert cli("reembed", home=home, embedder=None).returncode == 0
+    found = cli("recall", "where do I live", "--json", home=home, embedder=None)
+    assert found.returncode == 0 and "Porto" in json.loads(found.stdout)["results"][0]["content"]
+    flagged = cli("recall", "where do I live", "--embedder", "hash", home=home, embedder=None)
+    assert flagged.returncode == 1 and "current embedder is hash:256" in flagged.stderr  # a flag still wins
 
 
 def test_real_minilm_end_to_end(home):
