@@ -5,7 +5,9 @@
 
 `--keep DIR` builds each size's store once under DIR and reopens it on later runs; `--profile` prints,
 after the table, the functions recall spent its time in (cProfile over the timed queries of the
-largest size; the profiled loop is run separately from the timed one).
+largest size; the profiled loop is run separately from the timed one); `--stages` prints the mean
+milliseconds per recall of each stage (query embedding, keyword and vector search, the store reads, recall's
+own steps), timed by wrapping each one in a clock, without cProfile's overhead, in a loop of its own.
 
 Memory texts are LoCoMo dialogue turns and pairs of turns (each pair's vector is the normalised
 sum of its turns' MiniLM vectors, so only the 5,882 distinct turns are run through the model).
@@ -131,6 +133,53 @@ def profile(eng: Engram, questions: list[str], rng, runs: int) -> str:
     return out.getvalue()
 
 
+STAGES = {  # where recall's time goes: the objects' methods and memory.recall's steps, by name
+    "embedder": ("embed",), "index": ("bm25_rows", "cosine_rows", "mask"),
+    "store": ("memories_by_id", "entities_named_in"),
+    "recall": ("_rule_slots", "_rule_ids", "_rule_names", "_fuse", "_rerank", "_latest_word", "_graph_hop",
+               "_collapse_turns", "_candidates", "_recollection", "_insert_history", "_is_confident"),
+}
+
+
+def stages(eng: Engram, questions: list[str], rng, runs: int) -> str:
+    """Mean ms per recall of each stage, and of the whole recall, over `runs` recalls."""
+    import memory.recall as recall_module
+
+    spent: dict[str, float] = {}
+
+    def clocked(owner, name: str) -> None:
+        inner = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.perf_counter() - started
+        setattr(owner, name, timed)
+
+    owners = {"embedder": eng.embedder, "index": eng.index, "store": eng.store, "recall": recall_module}
+    saved = [(owners[kind], name, getattr(owners[kind], name)) for kind, names in STAGES.items() for name in names]
+    for owner, name, _ in saved:
+        clocked(owner, name)
+    sample = [questions[rng.randrange(len(questions))] for _ in range(runs)]
+    as_ofs = [START + timedelta(days=rng.uniform(30, SPAN_DAYS)) for _ in range(runs)]
+    try:
+        started = time.perf_counter()
+        for q, as_of in zip(sample, as_ofs):
+            eng.recall(q, as_of=as_of, k=10)
+        whole = time.perf_counter() - started
+    finally:
+        for owner, name, original in saved:
+            if owner is recall_module:
+                setattr(owner, name, original)
+            else:
+                delattr(owner, name)  # the instance's clock goes; the class's method shows again
+    lines = [f"| whole recall | {whole / runs * 1000:.2f} |"]
+    lines += [f"| {name} | {seconds / runs * 1000:.2f} |" for name, seconds in sorted(spent.items(), key=lambda kv: -kv[1])]
+    return "| stage | mean ms per recall |\n|---|---|\n" + "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("locomo", type=Path)
@@ -139,6 +188,7 @@ def main() -> None:
     parser.add_argument("--embedder", default="local")
     parser.add_argument("--keep", type=Path, help="build the stores once under this folder and reuse them")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of recall at the largest size")
+    parser.add_argument("--stages", action="store_true", help="print the mean time of each stage at the largest size")
     args = parser.parse_args()
     rng = random.Random(7)
     embedder = make_embedder(args.embedder)
@@ -153,7 +203,7 @@ def main() -> None:
             args.keep.mkdir(parents=True, exist_ok=True)
             np.save(cached, turn_vectors)
     print(f"embedded {len(turns)} turns in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    rows, profiled = [], ""
+    rows, profiled, staged = [], "", ""
     sizes = [int(s) for s in args.sizes.split(",")]
     for size in sizes:
         with tempfile.TemporaryDirectory() as home:
@@ -163,6 +213,8 @@ def main() -> None:
             timing = measure(eng, questions, rng, args.runs)
             if args.profile and size == max(sizes):
                 profiled = profile(eng, questions, rng, args.runs)
+            if args.stages and size == max(sizes):
+                staged = stages(eng, questions, rng, args.runs)
             eng.close()
         e50, e95 = percentile(timing["engram"], 50), percentile(timing["engram"], 95)
         b50, b95 = percentile(timing["brute"], 50), percentile(timing["brute"], 95)
@@ -174,6 +226,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for size, e50, e95, b50, b95, load_s in rows:
         print(f"| {size:,} | {e50:.1f} | {e95:.1f} | {b50:.1f} | {b95:.1f} | {e95 / b95:.2f}× | {load_s:.1f} |")
+    if staged:
+        print(f"\nStages at {max(sizes):,} memories (nested ones are inside the step that calls them)\n\n{staged}")
     if profiled:
         print("\n" + profiled)
 
