@@ -30,8 +30,9 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--home", default=argparse.SUPPRESS, help="data folder (default $ENGRAM_HOME or ~/.engram)")
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     common.add_argument("--embedder", default=argparse.SUPPRESS,
-                        help="local (default), local-int8, local-static, hash, or ollama:<model> (default "
-                             "$ENGRAM_EMBEDDER, else the one chosen on the settings page)")
+                        help="local, local-int8, local-static, hash, or ollama:<model> (default $ENGRAM_EMBEDDER, "
+                             "else the one chosen on the settings page, else the one the memory was built with, "
+                             "else local)")
     return common
 
 
@@ -103,9 +104,9 @@ def _open(args, *, writes: bool = True, **kwargs):
     from .settings import load_settings
 
     home = resolve_home(getattr(args, "home", None))
-    # the app's choice (the settings page, or ENGRAM_EMBEDDER) unless the command names one
-    embedder = make_embedder(getattr(args, "embedder", None) or load_settings(home).embedder)
-    eng = Engram(home, embedder=embedder, **kwargs)
+    # the command's --embedder, else the app's choice (ENGRAM_EMBEDDER, the settings page), else the memory's own
+    spec = getattr(args, "embedder", None) or load_settings(home).embedder
+    eng = Engram(home, embedder=make_embedder(spec) if spec else None, **kwargs)
     if eng.store.read_only_reason:
         if writes:
             eng.close()

@@ -295,6 +295,16 @@ class OllamaEmbedder:
         return _llm().unavailable(self.base_url, self.model, what, " while embedding")
 
 
+def spec_of(name: str) -> str | None:
+    """The setting that makes the embedder recorded under `name` in a store (None for a name not known here)."""
+    local = {LocalMiniLM.name: "local", LocalMiniLMInt8.name: "local-int8", LocalStaticMiniLM.name: "local-static"}
+    if name in local:
+        return local[name]
+    if re.fullmatch(r"hash:\d+", name) or (name.startswith("ollama:") and len(name) > len("ollama:")):
+        return name
+    return None
+
+
 def make_embedder(spec: str | None = None) -> Embedder:
     """Build the embedder named by a setting: `local` (default), `local-int8`, `local-static`, `hash[:DIM]`,
     `ollama:MODEL`."""

@@ -18,7 +18,7 @@ from .backups import Backup, restore_advice, take_backup, take_if_due
 from .changes import Changes, NewMemory, Supersession
 from .chatlog import ChatMessage, check_message
 from .clock import ensure_utc, iso, utc_now
-from .embed import Embedder, make_embedder
+from .embed import Embedder, make_embedder, spec_of
 from .errors import BadInputError, EmbedderMismatchError, StoreDamagedError
 from .files import open_private, tighten_home
 from .graph import LazyGraph, MemoryGraph
@@ -61,7 +61,7 @@ class Engram:
                  in_memory: bool = False, read_only: bool = False, allow_embedder_change: bool = False,
                  extractor: Extractor | None = None, redactor=None) -> None:
         self.home = resolve_home(home)
-        self.embedder = embedder or make_embedder()
+        self.embedder = embedder  # None: chosen once the store is open (`_own_embedder`)
         self._building = threading.RLock()  # the parts built on first use are built once, by one thread
         self._extractor = extractor
         self._redactor = redactor
@@ -74,6 +74,8 @@ class Engram:
         self._attributes: list[str] | None = None
         try:
             self.store = Store(None if in_memory else self.home / DB_NAME, read_only=read_only)
+            if self.embedder is None:
+                self.embedder = self._own_embedder()
             self._load(allow_embedder_change)
         except StoreDamagedError as exc:  # say what to do about it
             raise StoreDamagedError(exc.path, exc.reason, restore_advice(exc.path)) from None
@@ -177,6 +179,12 @@ class Engram:
         except OSError as exc:
             log.warning("could not take the daily backup of %s: %s", self.store.path, exc)
             return None
+
+    def _own_embedder(self) -> Embedder:
+        """With none given: ENGRAM_EMBEDDER, else the embedder this memory's vectors came from, else MiniLM."""
+        recorded = self.store.get_meta("embedder")
+        own = spec_of(recorded.split("|")[0]) if recorded else None
+        return make_embedder(os.environ.get("ENGRAM_EMBEDDER") or own)
 
     def _check_embedder(self, allow_change: bool) -> str | None:
         stored = self.store.get_meta("embedder")

@@ -21,7 +21,7 @@ class Settings:
     model: str = DEFAULT_MODEL
     context_window: int = 8192
     request_timeout: float = 120.0
-    embedder: str = "local"
+    embedder: str | None = None  # None: the one the memory was built with (MiniLM for a new one)
     redaction: dict = field(default_factory=dict)
     llm_extraction: bool = True
 
@@ -48,6 +48,8 @@ def _checked(name: str, value: Any) -> Any:
         if value is None or isinstance(value, str):
             return value
         raise BadInputError("vault_path must be a folder path or null")
+    if name == "embedder" and value is None:
+        return None
     if name in _TEXT:
         if isinstance(value, str) and value.strip():
             return value

@@ -24,7 +24,8 @@ from vault_sync.scan import check_vault
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 PROBE_SECONDS = 30.0
-EMBEDDERS = {"local": "local — all-MiniLM-L6-v2 on this computer (default)",
+EMBEDDERS = {None: "as built — the one this memory's vectors came from (local for a new memory)",
+             "local": "local — all-MiniLM-L6-v2 on this computer",
              "local-static": "local-static — distilled from it once (about half a minute): a big vault in minutes, "
                              "ranks a little lower",
              "hash": "hash — instant keyword hashing (fast, weakest)"}
@@ -280,7 +281,8 @@ def _embedder_section(s: Settings, eng) -> None:
     if choice != s.embedder and not env:
         if _update(embedder=choice):
             _reopen_memory()
-            _flash("embedder", "info", f"Embedder set to {choice}. Re-embed your memories so recall uses it.")
+            _flash("embedder", "info", f"Embedder set to {choice}. Re-embed your memories so recall uses it."
+                   if choice else "Embedder set to the one your memories were embedded with.")
             st.rerun()
     if eng is None:
         return

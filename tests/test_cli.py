@@ -158,6 +158,16 @@ def test_commands_use_the_embedder_chosen_on_the_settings_page(home):
     assert flagged.returncode == 1 and "current embedder is hash:256" in flagged.stderr  # a flag still wins
 
 
+def test_with_no_embedder_chosen_a_memory_opens_with_the_one_it_was_built_with(home):
+    """`ingest --embedder local-static`, then `recall` with no flag: the memory's own embedder, not a refusal."""
+    assert cli("remember", "I live in Porto", home=home, embedder="hash:64").returncode == 0
+    found = cli("recall", "where do I live", "--json", home=home, embedder=None)
+    assert found.returncode == 0, found.stderr
+    assert "Porto" in json.loads(found.stdout)["results"][0]["content"]
+    health = json.loads(cli("health", "--json", home=home, embedder=None).stdout)
+    assert health["embedder"] == "hash:64"
+
+
 def test_real_minilm_end_to_end(home):
     """The shipped all-MiniLM-L6-v2, offline, through the CLI."""
     assert cli("remember", "I drink Americano", "--at", "2026-03-01", home=home, embedder="local").returncode == 0

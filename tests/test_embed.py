@@ -250,3 +250,12 @@ def test_the_static_embedder_recalls_by_meaning_under_its_own_name(tmp_path):
         eng.remember("My dog is called Rex.")
         eng.remember("The quarterly budget review is on Friday.")
         assert "Rex" in eng.recall("what's my pet's name").results[0].unit.content
+
+
+@pytest.mark.parametrize("spec", ["local", "local-int8", "local-static", "hash:64", "ollama:bge-m3"])
+def test_the_name_a_store_records_gives_back_the_setting_that_made_it(spec):
+    """A memory opened with no embedder chosen uses the one its vectors came from (`Engram._own_embedder`)."""
+    from memory.embed import spec_of
+
+    assert spec_of(make_embedder(spec).name) == spec
+    assert spec_of("sentence-transformers:all-mpnet-base-v2") is None

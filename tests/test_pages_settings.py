@@ -55,7 +55,7 @@ def test_link_sample_vault_syncs_and_sync_now(page_env):
     assert not at.exception
     assert "Linked" in texts(at.success)
     assert saved(page_env)["vault_path"] == str(common.SAMPLE_VAULT)
-    assert "embedder" not in saved(page_env) or saved(page_env)["embedder"] == "local"  # env not baked in
+    assert saved(page_env).get("embedder") is None  # no choice made (the env's is not baked in)
     assert at.text_input(key="settings_vault_path").value == str(common.SAMPLE_VAULT)
 
     runner = common.vault_runner()
@@ -158,6 +158,25 @@ def test_embedder_change_offers_reembed(page_env, fake_ollama, monkeypatch):
     assert "Re-embedded" in texts(at.success)
     assert common.engram().embedder_mismatch is None
     assert fake_ollama.requests_to("/api/embed")
+
+
+def test_with_no_embedder_chosen_the_memory_opens_with_its_own(page_env, monkeypatch):
+    """A memory built with another embedder (say `ingest --embedder local-static`) opens with it, unrefused."""
+    from memory import Engram
+    from memory.embed import HashingEmbedder
+    from ui import common
+
+    monkeypatch.delenv("ENGRAM_EMBEDDER")
+    built = Engram(page_env, embedder=HashingEmbedder(64))
+    built.remember("I drink an oat latte every morning.")
+    built.close()
+    at = page("settings.py").run()
+    assert not at.exception
+    assert at.selectbox(key="settings_embedder").value is None  # "as built"
+    assert "In use: **hash:64** (64 dimensions)." in texts(at.caption)
+    assert "another embedder" not in texts(at.warning)
+    assert common.engram().embedder.name == "hash:64" and common.engram().embedder_mismatch is None
+    assert "oat latte" in common.engram().recall("what do I drink").results[0].unit.content
 
 
 def test_reached_through_navigation(page_env):

@@ -41,9 +41,11 @@ def save(new: Settings) -> None:
 
 
 @st.cache_resource(show_spinner="Opening your memory…")
-def _engram(home_path: str, embedder_spec: str, redaction_key: str) -> Engram:
-    """Opened again when the embedder or the redaction settings change (Engram reads the saved ones)."""
-    eng = Engram(home_path, embedder=make_embedder(embedder_spec), allow_embedder_change=True)
+def _engram(home_path: str, embedder_spec: str | None, redaction_key: str) -> Engram:
+    """Opened again when the embedder or the redaction settings change (Engram reads the saved ones); with no
+    embedder chosen, the memory opens with the one it was built with."""
+    eng = Engram(home_path, embedder=make_embedder(embedder_spec) if embedder_spec else None,
+                 allow_embedder_change=True)
     serve(eng, kind="app", label=APP_LABEL, watched=_linked_vaults)  # CLI commands on this folder run here
     return eng
 
