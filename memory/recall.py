@@ -33,6 +33,7 @@ HOP_DISCOUNT = 0.3
 HOP_MAX_ADDED = 5
 CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
+LEAST_MEANING = 1e-6  # what the memory least like the question gets by meaning (it ranks last, but is found)
 
 HISTORY_DISCOUNT = 0.2
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
@@ -358,7 +359,9 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
     if len(meaning_rows):
         similarities = similarities.astype(np.float64)
         span = similarities[0] - floor
-        scores[at_meaning] += VECTOR_WEIGHT * (similarities - floor) / span if span > 0 else 0.0
+        if span > 0:  # the store's least similar memory would score 0 and be dropped: in a store of a few
+            # memories it may be the only one that answers, so it keeps the smallest score instead
+            scores[at_meaning] += np.maximum(VECTOR_WEIGHT * (similarities - floor) / span, LEAST_MEANING)
         cosine[at_meaning] = similarities
     keyword_rank = np.zeros(len(rows), dtype=np.int64)
     keyword_rank[at_keyword] = np.arange(1, len(keyword_rows) + 1)

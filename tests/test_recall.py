@@ -256,3 +256,16 @@ def test_a_question_in_the_first_person_not_about_the_assistant_is_about_the_use
     from memory.recall import _about_user
 
     assert _about_user(question) is about_user
+
+
+def test_in_a_store_of_a_few_memories_the_one_least_like_the_question_is_still_found(tmp_path):
+    """Meaning scores run from the store's least similar memory (0) to the best match: with three memories and no
+    shared word, the answer may be the least similar one by MiniLM's reckoning, and it must not be dropped."""
+    from memory.embed import make_embedder
+
+    with open_engram(tmp_path / "home", embedder=make_embedder("local")) as small:
+        for text in ("I spend my days fixing people's boilers and radiators.", "Winter is my busy season.",
+                     "My van smells of flux."):
+            small.remember(text)
+        found = [r.unit.content for r in small.recall("What's my trade?").results]
+    assert len(found) == 3 and any("boilers" in text for text in found)
