@@ -181,9 +181,13 @@ class Engram:
             return None
 
     def _own_embedder(self) -> Embedder:
-        """With none given: ENGRAM_EMBEDDER, else the embedder this memory's vectors came from, else MiniLM."""
+        """With none given: ENGRAM_EMBEDDER, else the embedder this memory's vectors came from when it runs in this
+        process, else MiniLM. A model served by Ollama is used only when chosen: the server may not be running,
+        and the memory must still open (keyword recall works while the vectors wait)."""
         recorded = self.store.get_meta("embedder")
         own = spec_of(recorded.split("|")[0]) if recorded else None
+        if own is not None and own.startswith("ollama:"):
+            own = None
         return make_embedder(os.environ.get("ENGRAM_EMBEDDER") or own)
 
     def _check_embedder(self, allow_change: bool) -> str | None:

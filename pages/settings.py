@@ -24,7 +24,7 @@ from vault_sync.scan import check_vault
 shell.inside_app()  # before anything is drawn: this page runs inside the app's frame
 
 PROBE_SECONDS = 30.0
-EMBEDDERS = {None: "as built — the one this memory's vectors came from (local for a new memory)",
+EMBEDDERS = {None: "as built — the one this memory's vectors came from, when it runs on this computer (else local)",
              "local": "local — all-MiniLM-L6-v2 on this computer",
              "local-static": "local-static — distilled from it once (about half a minute): a big vault in minutes, "
                              "ranks a little lower",

@@ -259,3 +259,17 @@ def test_the_name_a_store_records_gives_back_the_setting_that_made_it(spec):
 
     assert spec_of(make_embedder(spec).name) == spec
     assert spec_of("sentence-transformers:all-mpnet-base-v2") is None
+
+
+def test_a_memory_built_with_an_ollama_model_opens_with_it_only_when_chosen(tmp_path):
+    """Ollama may not be running: with no choice made, such a memory opens with MiniLM and says what to do."""
+    from memory import Engram
+    from memory.store import Store
+
+    (tmp_path / "home").mkdir()
+    store = Store(tmp_path / "home" / "engram.duckdb")
+    store.set_meta("embedder", "ollama:bge-m3|1024")
+    store.close()
+    with Engram(tmp_path / "home", allow_embedder_change=True) as eng:
+        assert eng.embedder.name == LocalMiniLM.name
+        assert "ollama:bge-m3" in eng.embedder_mismatch
