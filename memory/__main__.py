@@ -99,14 +99,14 @@ def _open(args, *, writes: bool = True, **kwargs):
         if writes:
             borrowed.store.check_writable()
         return nullcontext(borrowed)
-    from .embed import make_embedder
+    from .embed import chosen_embedder
     from .engram import Engram, resolve_home
     from .settings import load_settings
 
     home = resolve_home(getattr(args, "home", None))
     # the command's --embedder, else the app's choice (ENGRAM_EMBEDDER, the settings page), else the memory's own
     spec = getattr(args, "embedder", None) or load_settings(home).embedder
-    eng = Engram(home, embedder=make_embedder(spec) if spec else None, **kwargs)
+    eng = Engram(home, embedder=chosen_embedder(spec), **kwargs)
     if eng.store.read_only_reason:
         if writes:
             eng.close()

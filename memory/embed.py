@@ -305,6 +305,12 @@ def spec_of(name: str) -> str | None:
     return None
 
 
+def chosen_embedder(spec: str | None) -> Embedder | None:
+    """The embedder a choice names (a flag, a setting), or None when none was made: the memory then opens with
+    its own (`Engram._own_embedder`)."""
+    return make_embedder(spec) if spec else None
+
+
 def make_embedder(spec: str | None = None) -> Embedder:
     """Build the embedder named by a setting: `local` (default), `local-int8`, `local-static`, `hash[:DIM]`,
     `ollama:MODEL`."""

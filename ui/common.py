@@ -10,7 +10,7 @@ import streamlit as st
 
 from memory import Engram, EngramError, StoreDamagedError, StoreLockedError
 from memory.backups import RestoreReport, list_backups, restore
-from memory.embed import make_embedder
+from memory.embed import chosen_embedder
 from memory.engram import database_path, resolve_home
 from memory.llm import ChatModel
 from memory.model import Recollection
@@ -44,8 +44,7 @@ def save(new: Settings) -> None:
 def _engram(home_path: str, embedder_spec: str | None, redaction_key: str) -> Engram:
     """Opened again when the embedder or the redaction settings change (Engram reads the saved ones); with no
     embedder chosen, the memory opens with the one it was built with."""
-    eng = Engram(home_path, embedder=make_embedder(embedder_spec) if embedder_spec else None,
-                 allow_embedder_change=True)
+    eng = Engram(home_path, embedder=chosen_embedder(embedder_spec), allow_embedder_change=True)
     serve(eng, kind="app", label=APP_LABEL, watched=_linked_vaults)  # CLI commands on this folder run here
     return eng
 
