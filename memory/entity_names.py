@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .latin import fold_latin
+
 #: entities whose names say a date or an amount, not who or what a question is about
 UNNAMED_LABELS = frozenset({"DATE", "MONEY"})
 _HAN = re.compile("[\u4e00-\u9fff]")
@@ -19,7 +21,7 @@ def long_enough(said: str) -> bool:
 
 
 class EntityNames:
-    """Each name and alias, lower-cased, filed under its first two characters."""
+    """Each name and alias, lower-cased and folded ("José" as "jose"), filed under its first two characters."""
 
     def __init__(self, rows: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
         """`rows`: (entity id, name, label, aliases)."""
@@ -29,12 +31,13 @@ class EntityNames:
                 continue
             for said in dict.fromkeys([name, *(aliases or ())]):
                 if said and long_enough(said):
-                    lowered = said.lower()
+                    lowered = fold_latin(said.lower())
                     self._by_start.setdefault(lowered[:2], []).append((lowered, entity_id, name))
 
     def named_in(self, text: str) -> list[tuple[int, str]]:
-        """(id, name) of the entities whose name or an alias occurs anywhere in `text`, ignoring case, by id."""
-        lowered = text.lower()
+        """(id, name) of the entities whose name or an alias occurs anywhere in `text`, ignoring case and marks
+        on Latin letters, by id."""
+        lowered = fold_latin(text.lower())
         found: set[tuple[int, str]] = set()
         for at in range(len(lowered) - 1):
             for said, entity_id, name in self._by_start.get(lowered[at:at + 2], ()):

@@ -238,6 +238,25 @@ def m008_statement_marks(conn: duckdb.DuckDBPyConnection) -> None:
     conn.execute("UPDATE memories SET tokens = u.tokens FROM token_updates u WHERE memories.id = u.id")
 
 
+def m009_folded_search_tokens(conn: duckdb.DuckDBPyConnection) -> None:
+    """Search tokens of Latin letters with marks are stored folded ("café" as "cafe"; see search_tokens.fold_latin)."""
+    rows = conn.execute(
+        r"SELECT id, tokens FROM memories WHERE regexp_matches(tokens, '[\x{00C0}-\x{024F}\x{1E00}-\x{1EFF}]')"
+    ).fetchall()
+    if not rows:
+        return  # a new store, or one with no such word: the tokenizer need not load
+    from .extract.search_tokens import fold_stored_token
+
+    changed = []
+    for memory_id, tokens in rows:
+        folded = [token for token in map(fold_stored_token, tokens.split()) if token is not None]
+        changed.append([memory_id, " ".join(folded)])
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS token_updates (id BIGINT, tokens VARCHAR)")
+    conn.execute("DELETE FROM token_updates")
+    bulk_insert(conn, "token_updates", ("id", "tokens"), changed)
+    conn.execute("UPDATE memories SET tokens = u.tokens FROM token_updates u WHERE memories.id = u.id")
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
@@ -247,6 +266,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m006_vector_pending", m006_vector_pending),
     ("m007_assistant_turn_mark", m007_assistant_turn_mark),
     ("m008_statement_marks", m008_statement_marks),
+    ("m009_folded_search_tokens", m009_folded_search_tokens),
 ]
 
 

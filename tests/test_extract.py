@@ -452,6 +452,25 @@ def test_tokenize_full_width_and_empty() -> None:
     assert tokenize_for_search("") == [] and tokenize_for_search("the of and") == []
 
 
+def test_latin_letters_with_marks_are_the_same_words_without_them() -> None:
+    assert tokenize_for_search("Zoë's café near the Straße, naïve résumés") == tokenize_for_search(
+        "Zoe's cafe near the Strasse, naive resumes")
+    assert tokenize_for_search("José-María Muñoz") == ["jose-maria", "jose", "maria", "munoz"]
+    # marks on letters of other scripts are part of the letter
+    assert tokenize_for_search("がぎ 한국어 Ελλάδα 北京") == ["がぎ", "한국어", "ελλάδα", "北京", "北", "京"]
+
+
+def test_tokens_stored_before_folding_are_folded_as_the_tokenizer_gives_them() -> None:
+    from memory.extract.search_tokens import fold_stored_token
+
+    for word in ("cafés", "Müller", "José-María", "naïve"):
+        stored = word.lower()  # how the tokenizer kept a word with marks: lower-cased, not stemmed
+        assert fold_stored_token(stored) == tokenize_for_search(word)[0]
+    assert fold_stored_token("^café") == "^cafe"  # a context key keeps its mark
+    assert fold_stored_token("à") is None  # folds into a stop word
+    assert [fold_stored_token(t) for t in ("§said", "walk", "北京")] == ["§said", "walk", "北京"]
+
+
 def test_tokens_are_words_not_fragments() -> None:
     assert not any(re.fullmatch(r"[a-z]", t) for t in tokenize_for_search("I'm a user, it's a test"))
 

@@ -21,6 +21,12 @@ def test_names_and_aliases_are_found_inside_a_question_whatever_their_case():
     assert names.named_in("") == [] and names.named_in("北") == []
 
 
+def test_a_name_with_marks_is_found_without_them_and_the_other_way_round():
+    names = EntityNames([(1, "Tomás Silva", "PERSON", ["Tomás"]), (2, "Zoe Muller", "PERSON", ["Zoe"])])
+    assert names.named_in("what did Tomas say") == [(1, "Tomás Silva")]
+    assert names.named_in("is Zoë coming?") == [(2, "Zoe Muller")]
+
+
 @pytest.fixture
 def store(tmp_path):
     opened = Store(tmp_path / "engram.duckdb")

@@ -103,6 +103,29 @@ def test_chinese_tokens_stored_before_m005_gain_their_characters(tmp_path):
         eng.close()
 
 
+def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("Met Zoë at the Café Müller on the Straße for crêpes.", at=at("2025-03-08T10:00:00"))
+    eng.remember("Zoe from work asked me for a cafe near the station.", at=at("2025-03-08T11:00:00"))
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    marked = "SELECT tokens FROM memories WHERE content LIKE 'Met%'"
+    assert {"zoe", "cafe", "muller", "strass", "crepe"} <= set(store.query(marked)[0][0].split())
+    old = "met zoë café müller straße crêpes"  # how they were kept before: marks and all, not stemmed
+    store.execute("UPDATE memories SET tokens = ? WHERE content LIKE 'Met%'", [old])
+    store.execute("DELETE FROM migrations WHERE name = 'm009_folded_search_tokens'")
+    store.close()
+    eng = open_engram(tmp_path)
+    try:
+        assert eng.store.query(marked)[0][0].split() == ["met", "zoe", "cafe", "muller", "strass", "crepe"]
+        found = eng.recall("crepes with zoe at the cafe", as_of=at("2025-03-09T00:00:00")).results
+        assert found and found[0].unit.content.startswith("Met Zoë")
+    finally:
+        eng.close()
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""

@@ -8,9 +8,10 @@ from typing import Iterator
 
 import snowballstemmer
 
+from ..latin import fold_latin
 from .han import HAN, HAN_CHAR, jieba_module
 
-__all__ = ["tokenize_for_search", "with_han_characters"]
+__all__ = ["fold_stored_token", "tokenize_for_search", "with_han_characters"]
 
 _SEARCH_TOKEN = re.compile(
     rf"[^\W_{HAN}]+(?:(?:[-_./@]|(?<=\d),(?=\d{{3}}))[^\W_{HAN}]+)*|[{HAN}]+"
@@ -73,13 +74,27 @@ def _chinese_tokens(run: str) -> Iterator[str]:
 def tokenize_for_search(text: str) -> list[str]:
     """Lowercase keyword tokens for BM25: English words and ids, Chinese segmented by jieba."""
     tokens: list[str] = []
-    for m in _SEARCH_TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
+    for m in _SEARCH_TOKEN.finditer(fold_latin(unicodedata.normalize("NFKC", text).lower())):
         token = m.group()
         if HAN_CHAR.match(token):
             tokens.extend(_chinese_tokens(token))
         else:
             tokens.extend(_word_tokens(token))
     return tokens
+
+
+def fold_stored_token(token: str) -> str | None:
+    """A search token stored before tokens were folded, as the tokenizer gives it now: folded and, a plain
+    word, stemmed; None when it folds into a stop word. Context keys keep their mark; other tokens are unchanged."""
+    mark = token[0] if token[:1] in ("^", "§") else ""
+    word = token[len(mark):]
+    folded = fold_latin(word)
+    if folded == word or mark == "§":
+        return token
+    if _PART.fullmatch(folded):
+        kept = _word_tokens(folded)
+        return mark + kept[0] if kept else None
+    return mark + folded
 
 
 def with_han_characters(tokens: list[str]) -> list[str]:
