@@ -36,6 +36,15 @@ SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrieve
 LEAST_MEANING = 1e-6  # what the memory least like the question gets by meaning (it ranks last, but is found)
 
 HISTORY_DISCOUNT = 0.2
+# A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
+# a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
+# ORIGIN_DISCOUNT^(n-1) of its score
+AGGREGATE = re.compile(r"\bhow (?:many|much|often)\b|\bin total\b|\baltogether\b|\btotal\b|多少|几次|几个|一共|总共|总计", re.I)
+# ... but the time between two events ("how many days passed between …", "隔了多少天") asks for two moments
+ELAPSED = re.compile(r"\bhow (?:many|much)\s+(?:days|weeks|months|years|hours|minutes|time)\b.*\b(?:passed|between|since"
+                     r"|ago|elapsed)\b|(?:过了|隔了|相隔|间隔|之间|以来).{0,6}?(?:多少|几)(?:天|周|个月|年)"
+                     r"|(?:多少|几)(?:天|周|个月|年).{0,4}?(?:之间|以来|以前|之前)", re.I)
+ORIGIN_DISCOUNT = 0.85
 QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time rank higher, others stay
 # A question about the user ("which charity events did I go to") is answered by what the user said; the
 # assistant's replies restate and elaborate it, and long generic ones crowd out the user's own words.
@@ -105,7 +114,11 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
-    top = _candidates(ranked, _collapse_turns(index, ranked)[:k], candidates, asked)
+    positions = _collapse_turns(index, ranked)
+    if AGGREGATE.search(query) and not ELAPSED.search(query):  # a hit from each conversation before a second from one
+        ranked = _spread_origins(index, ranked.take(positions))
+        positions = np.arange(len(ranked.ids))
+    top = _candidates(ranked, positions[:k], candidates, asked)
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why,
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by))
@@ -439,6 +452,20 @@ def _graph_hop(graph, ranked: Pool, as_of: datetime, filters: Filters, index: Hy
         return ranked
     both = ranked.joined(Pool.of(index, [memory_id for memory_id, _ in added], [score for _, score in added]))
     return both.take(np.argsort(-both.scores, kind="stable"))
+
+
+def _spread_origins(index: HybridIndex, ranked: Pool) -> Pool:
+    """The pool rescored so the n-th memory from one origin (a chat session, a note) keeps
+    ORIGIN_DISCOUNT^(n-1) of its score, and sorted again."""
+    rows = ranked.rows
+    origin = np.where(rows >= 0, index.source[np.maximum(rows, 0)], -1 - np.arange(len(rows)))
+    seen: dict[int, int] = {}
+    nth = np.zeros(len(rows))
+    for position, key in enumerate(origin.tolist()):
+        nth[position] = seen.get(key, 0)
+        seen[key] = seen.get(key, 0) + 1
+    ranked.scores = ranked.scores * ORIGIN_DISCOUNT ** nth
+    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 
 def _collapse_turns(index: HybridIndex, ranked: Pool) -> np.ndarray:

@@ -269,3 +269,22 @@ def test_in_a_store_of_a_few_memories_the_one_least_like_the_question_is_still_f
             small.remember(text)
         found = [r.unit.content for r in small.recall("What's my trade?").results]
     assert len(found) == 3 and any("boilers" in text for text in found)
+
+
+def test_a_question_that_adds_up_finds_a_hit_in_each_conversation_before_a_second_in_one(eng):
+    """"How many …" spans conversations: the best hit of each comes before a second hit from any one. A question
+    that adds nothing up, or asks for the time between two events, keeps one conversation's several hits together."""
+    for n, text in enumerate(["Hiked up Snowdon with the hiking club, what a hike.",
+                              "The hike down from Snowdon with the hiking club took hours."]):
+        eng.remember(text, at=at(f"2025-03-01T10:0{n}:00"), session_id="march", message_id=f"m{n}")
+    eng.remember("Another hike with the hiking club, this time in the Peak District.", at=at("2025-04-05T10:00:00"),
+                 session_id="april", message_id="a0")
+    for n, chatter in enumerate(["Painted the kitchen blue.", "The printer jammed again.", "Made a lentil soup."]):
+        eng.remember(chatter, at=at(f"2025-05-0{n + 1}T09:00:00"), session_id=f"c{n}")
+    as_of = at("2025-06-01T00:00:00")
+    together = eng.recall("Which hike did I do with the hiking club?", as_of=as_of, k=2)
+    assert {r.unit.message_id for r in together.results} == {"m0", "m1"}
+    spread = eng.recall("How many hikes did I do with the hiking club?", as_of=as_of, k=2)
+    assert [r.unit.session_id for r in spread.results] == ["march", "april"]
+    between = eng.recall("How many days passed between the hikes with the hiking club?", as_of=as_of, k=2)
+    assert {r.unit.message_id for r in between.results} == {"m0", "m1"}  # two moments, not a sum
