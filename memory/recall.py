@@ -178,6 +178,9 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     candidates.setdefault(memory_id, Candidate(memory_id)).damping = HISTORY_DISCOUNT
         if not asks_before and timeline and timeline[-1][2]:  # the latest word closed the value: nothing holds
             pick = [timeline[-1][:2]] if asks_yes_no(query) else []  # now; it answers "do I still …?" with no
+            for _, memory_id, negated in ([] if pick else timeline):  # and what it ended answers no "what … now"
+                for ended in ([] if negated else parts.index.same_message(memory_id)):
+                    candidates.setdefault(ended, Candidate(ended)).damping = HISTORY_DISCOUNT
         answers = {_distilled(parts.index, i, events) for _, i in pick}
         for memory_id in answers:
             cand = candidates.setdefault(memory_id, Candidate(memory_id))

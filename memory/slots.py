@@ -150,7 +150,10 @@ SLOTS: tuple[Slot, ...] = (
         "car",
         cues_en=_words("car drive drives driving vehicle"),
         cues_zh=_words("车 开什么车 汽车 座驾 爱车"),
-        templates={"car": Template("User drives {v}.", "用户开{v}。")},
+        templates={
+            "car": Template("User drives {v}.", "用户开{v}。"),
+            "car_stop": Template("User no longer drives {v}.", "用户不再开{v}了。", closes=True),
+        },
         aliases=("vehicle", "车", "汽车"),
     ),
     Slot(
@@ -159,7 +162,10 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("爱好 兴趣 业余 闲下来 空闲 有空的时候 消遣 休闲"),
         cue_phrases=("spare time", "free time", "for fun", "on saturdays", "on sundays", "at weekends", "on weekends",
                      "at the weekend", "on the weekend"),
-        templates={"hobby": Template("User's hobby is {v}.", "用户的爱好是{v}。")},
+        templates={
+            "hobby": Template("User's hobby is {v}.", "用户的爱好是{v}。"),
+            "hobby_stop": Template("User gave up {v}.", "用户不再{v}了。", closes=True),
+        },
         aliases=("hobbies", "pastime", "爱好", "兴趣爱好"),
     ),
     Slot(
@@ -175,7 +181,10 @@ SLOTS: tuple[Slot, ...] = (
         "commute",
         cues_en=_words("commute commuting"),
         cues_zh=_words("通勤 怎么上班 怎么去上班 上班怎么"),
-        templates={"commute": Template("User gets to work: {v}.", "用户的通勤方式：{v}。")},
+        templates={
+            "commute": Template("User gets to work: {v}.", "用户的通勤方式：{v}。"),
+            "commute_stop": Template("User no longer gets to work: {v}.", "用户不再这样通勤：{v}。", closes=True),
+        },
         cue_phrases=("get to work", "travel to work", "drive to work", "cycle to work", "walk to work", "ride to work",
                      "to the office"),
     ),
@@ -183,7 +192,10 @@ SLOTS: tuple[Slot, ...] = (
         "phone_model",
         cues_zh=_words("什么手机 哪款手机 手机是"),
         cue_phrases=("which phone", "what phone", "phone do i", "my phone now", "kind of phone", "smartphone"),
-        templates={"phone_model": Template("User's phone is {v}.", "用户的手机是{v}。")},
+        templates={
+            "phone_model": Template("User's phone is {v}.", "用户的手机是{v}。"),
+            "phone_model_stop": Template("User no longer uses {v}.", "用户不再用{v}了。", closes=True),
+        },
         aliases=("phone_model_name", "mobile_phone", "smartphone"),
     ),
     Slot(

@@ -851,6 +851,16 @@ class Store:
         )
         return [memory_from_row(row) for row in rows]
 
+    def open_values(self, subject: str) -> dict[str, list[str]]:
+        """The values of the subject's slots that hold now (open and not corrected), by attribute."""
+        held: dict[str, list[str]] = {}
+        for attribute, value in self.query(
+                """SELECT attribute, value FROM memories WHERE subject = ? AND value IS NOT NULL
+                   AND valid_until IS NULL AND superseded_at IS NULL AND NOT coalesce(archived, false)
+                   ORDER BY valid_from, id""", [subject]):
+            held.setdefault(attribute, []).append(value)
+        return held
+
     def slot_timeline(self, subject: str, attribute: str) -> list[MemoryUnit]:
         """Every value a slot held (corrected records left out), in world-time order."""
         rows = self.query_dicts(

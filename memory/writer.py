@@ -11,9 +11,12 @@ from typing import Callable, Iterable
 from .changes import Changes, NewMemory, NewSource, Supersession
 from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
-from .extract import Extractor
+from .extract import Extractor, is_question
+from .extract.han import HAN_CHAR
+from .extract.held_values import closed_values, may_end as _may_end
 from .index import context_key
 from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
+from .slots import TEMPLATES
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
 from .write_path import WritePath, WriteReport
@@ -65,6 +68,7 @@ class MessageWriter:
         changes = Changes()
         timelines: dict[tuple[str, str], list[tuple[MemoryUnit, int | NewMemory]]] = {}
         context: dict[str, deque] = {}
+        held = _HeldValues(self.store)
         ordered = sorted(messages, key=lambda m: (m.at or now))
         redacted = {id(m): self.redact(m.content) for m in ordered}
         ordered = self._unseen(ordered, redacted, report)
@@ -94,6 +98,7 @@ class MessageWriter:
                                               + marks
                                               + ([ASSISTANT_MARK] if msg.role == "assistant" else [])))
             window.append(self.write_path.tokenize(speaker_text))
+            said = []  # the user's slot values this message states or ends
             for extracted in self.extractor.memories(text, role=msg.role, at=at):
                 began = extracted.began if extracted.began is not None and extracted.began < at else at
                 content = _dated(extracted.content, began) if began != at else extracted.content
@@ -107,9 +112,35 @@ class MessageWriter:
                 if unit.slot and not self.place(new, timelines, changes, report):
                     continue
                 changes.memories.append(new)
+                said.append(unit)
+            if msg.role == "user":
+                said += self._ended_by_name(text, said, held, event, entities, timelines, changes, report)
+                held.note(said)
             if progress:
                 progress(1)
         return changes
+
+    def _ended_by_name(self, text: str, said: list[MemoryUnit], held: "_HeldValues", event: Event, entities,
+                       timelines: dict, changes: Changes, report: WriteReport) -> list[MemoryUnit]:
+        """Values the user held that the message ends by naming them ("Sold the Panda" after "I drive a Fiat
+        Panda"), for slots the message stated nothing else about: each closed by the slot's `…_stop` memory."""
+        if not _may_end(text) or is_question(text):
+            return []
+        stated = {u.attribute for u in said}
+        ended = []
+        for attribute, value in closed_values(text, {a: v for a, v in held.now().items() if a not in stated}):
+            kind = TEMPLATES.get(f"{attribute}_stop")
+            if kind is None or kind[0] != attribute:
+                continue
+            content = kind[1].text("zh" if HAN_CHAR.search(text) else "en").format(v=value)
+            unit = MemoryUnit(content=content, type="user_profile", valid_from=event.at, recorded_at=event.recorded_at,
+                              subject="user", attribute=attribute, value=None, session_id=event.session_id,
+                              source_id=event.source_id, message_id=event.message_id)
+            new = NewMemory(unit, content, entities, event)
+            if self.place(new, timelines, changes, report):
+                changes.memories.append(new)
+                ended.append(unit)
+        return ended
 
     def _unseen(self, messages: list[ChatMessage], redacted: dict[int, str], report: WriteReport) -> list[ChatMessage]:
         """Messages not stored before: by their own id in the session, or, without an id, by session, role,
@@ -181,6 +212,26 @@ class MessageWriter:
             changes.update(memory_id, valid_until=ensure_utc(valid_from) + ttl)
         self.write_path.apply(changes)
         return list(changes.updates)
+
+
+class _HeldValues:
+    """The user's slot values holding, read from the store once a batch needs them, then kept up with the
+    batch's own messages (not stored yet)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._values: dict[str, list[str]] | None = None
+
+    def now(self) -> dict[str, list[str]]:
+        if self._values is None:
+            self._values = self._store.open_values("user")
+        return self._values
+
+    def note(self, units: list[MemoryUnit]) -> None:
+        """A message's slot values: a stated one holds from now on, an ended one no longer does."""
+        slotted = [u for u in units if u.subject == "user" and u.attribute]
+        if slotted:
+            self.now().update({u.attribute: [u.value] if u.value else [] for u in slotted})
 
 
 def _message_key(msg: ChatMessage, text: str) -> tuple | None:

@@ -123,6 +123,25 @@ def test_new_homes_said_without_the_word_live_are_statements_about_home():
     assert ("home_location", False) in statement_topics("今年开春搬去了成都，离爸妈近一点。")
 
 
+def test_a_first_or_old_home_said_as_a_place_is_a_statement_about_home():
+    assert ("home_location", False) in statement_topics("My first flat was in Camden, above a guitar shop.")
+    assert not any(name == "home_location" for name, _ in statement_topics("My first car was a Fiesta."))
+
+
+def test_lessons_signed_up_for_are_study_and_a_partners_family_is_not_the_partner():
+    assert ("school", False) in statement_topics("Signed up for Italian lessons instead.")
+    topics = [name for name, _ in statement_topics("My partner's family is from Bari.")]
+    assert "partner" not in topics and "partner" in [n for n, _ in statement_topics("My partner is from Bari.")]
+
+
+def test_a_chinese_job_after_a_clause_that_says_where_is_an_occupation():
+    written = datetime(2024, 8, 5, tzinfo=timezone.utc)
+    greeting = "早上好！我是在苏州一所中学教英语的老师，今天有空想请教点问题。"
+    assert ("occupation", False) in statement_topics(greeting)
+    assert [(f.attribute, f.value) for f in find_statements(greeting, written)] == [("occupation", "在苏州一所中学教英语的老师")]
+    assert find_statements("我是他的朋友。", written) == []
+
+
 def test_a_subject_dropped_statement_is_classed_by_the_value_its_verb_holds():
     assert ("car", True) in statement_topics("Haven't had a car since the spring, just a bus pass.")
     assert ("drink_preference", True) in statement_topics("Haven't touched alcohol since March, feeling great.")

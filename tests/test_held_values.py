@@ -1,0 +1,64 @@
+"""A value the user holds, ended by naming it: "Sold the Panda" after "I drive a Fiat Panda" closes the car, in
+English and Chinese; someone else's loss, or a thing only mentioned, closes nothing."""
+from memory import ChatMessage
+from memory.embed import HashingEmbedder
+from memory.extract.held_values import closed_values, may_end
+from tests.helpers import at, open_engram
+
+HELD = {"car": ["Fiat Panda"], "drink_preference": ["herbal tea"], "employer": ["Acme Corp"], "pet": ["Rufus"],
+        "commute": ["bus and bike for me from now on"]}
+
+
+def test_an_ending_verb_before_a_held_values_name_ends_it():
+    assert closed_values("Sold the Panda last month, it's bus and bike for me now.", HELD) == [("car", "Fiat Panda")]
+    assert closed_values("Finally quit Acme!", HELD) == [("employer", "Acme Corp")]
+    assert closed_values("We rehomed Rufus with my aunt.", HELD) == [("pet", "Rufus")]
+    assert closed_values("Gave up herbal tea, too bland.", HELD) == [("drink_preference", "herbal tea")]  # all its words
+
+
+def test_someone_elses_loss_or_a_mere_mention_ends_nothing():
+    assert closed_values("My brother sold his Panda.", HELD) == []
+    assert closed_values("I parked the Panda at the station.", HELD) == []
+    assert closed_values("Sold my old bike.", HELD) == []  # a value with no name needs all its words
+    assert closed_values("Did I sell the Panda?", HELD) == []
+    assert not may_end("The Panda needs new tyres.") and may_end("Sold the Panda.") and may_end("卡罗拉卖了")
+
+
+def test_chinese_values_are_ended_before_or_after_the_verb_but_not_by_others():
+    held = {"car": ["白色的卡罗拉"], "employer": ["网易"], "pet": ["团子"]}
+    assert closed_values("卡罗拉卖了，换了辆比亚迪。", held) == [("car", "白色的卡罗拉")]
+    assert closed_values("我辞了网易的工作。", held) == [("employer", "网易")]
+    assert closed_values("我哥把白色的卡罗拉卖了。", held) == []
+    assert closed_values("朋友的团子送人了。", held) == []
+
+
+def test_a_value_ended_by_name_is_history_and_the_ending_answers_what_holds_now():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.remember("I drive a red Fiat Panda.", at=at("2024-03-04T09:00:00"))
+        engram.remember("Parking in town is impossible.", at=at("2024-03-06T09:00:00"))
+        engram.remember("My brother sold his Panda, he wants mine now.", at=at("2024-05-01T09:00:00"))
+        before = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))
+        assert before.results[0].unit.content == "User drives Fiat Panda." and before.results[0].valid
+        engram.remember("Sold the Panda last month, it's bus and bike for me from now on.", at=at("2024-07-12T09:00:00"))
+        after = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
+        assert after.results[0].unit.content == "User no longer drives Fiat Panda."
+        assert any(r.unit.content == "User drives Fiat Panda." and not r.valid for r in after.results)
+        then = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))  # what was true then stays
+        assert then.results[0].unit.content == "User drives Fiat Panda." and then.results[0].valid
+    finally:
+        engram.close()
+
+
+def test_a_value_stated_and_ended_in_one_imported_chat_is_closed_by_the_later_message():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.import_messages([
+            ChatMessage(role="user", content="I drive a red Fiat Panda.", at=at("2024-03-04T09:00:00"), session_id="s1"),
+            ChatMessage(role="user", content="Sold the Panda, bus and bike for me now.", at=at("2024-07-12T09:00:00"),
+                        session_id="s2"),
+        ])
+        result = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
+        assert result.results[0].unit.content == "User no longer drives Fiat Panda."
+    finally:
+        engram.close()
