@@ -61,6 +61,7 @@ def test_negations_phrased_many_ways_close_the_value():
 def test_a_negation_and_a_new_value_in_one_message_give_both():
     found = facts("I'm off coffee altogether, it's hibiscus tea for me now.")
     assert found == [("User no longer drinks coffee.", "drink_preference"), ("User now drinks hibiscus tea.", "drink_preference")]
+    assert facts("It's green tea for me from now on.") == [("User now drinks green tea.", "drink_preference")]
 
 
 def test_more_ways_of_stating_a_value():

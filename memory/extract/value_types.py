@@ -154,7 +154,7 @@ _EN_ACQUIRED = re.compile(
     r"(?:(?:a|an|the|my|our|new|old|trusty|brand-new|brand new|second-hand|secondhand|used|shiny|refurbished)\s+)*(?P<new>.+)$", re.I)
 # "it's hibiscus tea for me now", "now it's the tram", "these days it's oat lattes"
 _EN_NOW_IT_IS = re.compile(r"^(?:(?:now|these days|nowadays|lately)\s+)?it(?:'s|\s+is)\s+(?:(?:all|just|only)\s+)?(?P<new>.+?)"
-                           r"(?:\s+(?:for (?:me|us)|now|these days|nowadays|instead|only|all the way))*$", re.I)
+                           r"(?:\s+(?:for (?:me|us)|now|from now on|these days|nowadays|instead|only|all the way))*$", re.I)
 _ZH_ACQUIRED = re.compile(
     r"^(?![他她你它])(?:我|我们)?[^，,]{0,6}?(?:新)?(?:换了|买了|入手了|入了|提了|订了|换成了|换成)(?:新的|新)?"
     r"(?:一部|一台|一辆|一个|一款|部|台|辆|个|款)?(?P<new>.+)$")
