@@ -1,7 +1,8 @@
-"""Which known entities a text names: every entity's name and aliases, looked up in memory.
+"""Which known entities a text names, and how each is shown: every entity's name and aliases, in memory.
 
-Recall asks this of every question (the name rule). The store builds the table from its entities once and drops
-it when entities change, so a question costs a pass over its own characters, not a query over every name.
+Recall asks this of every question (the name rule), and shows the entities of every memory it returns. The store
+builds the table from its entities once and drops it when entities change, so a question costs a pass over its
+own characters, not a query over every name, and a result's entities a lookup, not a join over every entity.
 """
 from __future__ import annotations
 
@@ -23,16 +24,22 @@ def long_enough(said: str) -> bool:
 class EntityNames:
     """Each name and alias, lower-cased and folded ("José" as "jose"), filed under its first two characters."""
 
-    def __init__(self, rows: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
-        """`rows`: (entity id, name, label, aliases)."""
+    def __init__(self, rows: Iterable[tuple[int, str, str | None, list[str] | None, str | None]]) -> None:
+        """`rows`: (entity id, name, label, aliases, qualifier)."""
         self._by_start: dict[str, list[tuple[str, int, str]]] = {}
-        for entity_id, name, label, aliases in rows:
+        self._shown: dict[int, str] = {}
+        for entity_id, name, label, aliases, qualifier in rows:
+            self._shown[entity_id] = name if qualifier is None else f"{name}@{qualifier}"
             if label is None or label in UNNAMED_LABELS:
                 continue
             for said in dict.fromkeys([name, *(aliases or ())]):
                 if said and long_enough(said):
                     lowered = fold_latin(said.lower())
                     self._by_start.setdefault(lowered[:2], []).append((lowered, entity_id, name))
+
+    def shown(self, entity_id: int) -> str | None:
+        """How an entity is shown: its name, with its qualifier after an @ ("Paris@Texas"); None if unknown."""
+        return self._shown.get(entity_id)
 
     def named_in(self, text: str) -> list[tuple[int, str]]:
         """(id, name) of the entities whose name or an alias occurs anywhere in `text`, ignoring case and marks

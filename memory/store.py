@@ -824,21 +824,24 @@ class Store:
         if not ids:
             return {}
         listed = ", ".join(map(str, ids))  # whole numbers as a literal list: half the time of IN (unnest(?))
-        # one statement (a recall's last step): the memories' rows, then a row per entity a memory names,
-        # its memory columns empty but the id
+        # one statement (a recall's last step): the memories' rows, then a row per entity a memory names, its
+        # memory columns empty but the id; the entities' names come from the table kept in memory (a join with
+        # the entities table would scan every entity)
         blanks = ", ".join(["NULL"] * (len(MEMORY_COLUMNS) - 1))
         rows = self.query(
-            f"""SELECT {', '.join(MEMORY_COLUMNS)}, NULL, NULL FROM memories WHERE id IN ({listed})
+            f"""SELECT {', '.join(MEMORY_COLUMNS)}, NULL FROM memories WHERE id IN ({listed})
                 UNION ALL
-                SELECT me.memory_id, {blanks}, e.id,
-                       CASE WHEN e.qualifier IS NULL THEN e.name ELSE e.name || '@' || e.qualifier END
-                FROM memory_entities me JOIN entities e ON e.id = me.entity_id WHERE me.memory_id IN ({listed})"""
+                SELECT memory_id, {blanks}, entity_id FROM memory_entities WHERE memory_id IN ({listed})"""
         )
         width = len(MEMORY_COLUMNS)
         units = {row[0]: memory_from_row(dict(zip(MEMORY_COLUMNS, row))) for row in rows if row[width] is None}
-        for row in sorted((row for row in rows if row[width] is not None), key=lambda row: row[width]):
-            if row[0] in units:
-                units[row[0]].entities.append(row[width + 1])
+        links = sorted((row[width], row[0]) for row in rows if row[width] is not None)
+        if links:
+            names = self._names()
+            for entity_id, memory_id in links:
+                shown = names.shown(entity_id)
+                if memory_id in units and shown is not None:
+                    units[memory_id].entities.append(shown)
         return units
 
     def open_slot_holders(self, subject: str, attribute: str) -> list[MemoryUnit]:
@@ -1046,10 +1049,13 @@ class Store:
 
     def entities_named_in(self, text: str) -> list[tuple[int, str]]:
         """Known entities whose name or alias occurs in `text` (names of 3+ characters, or 2+ CJK), oldest first."""
+        return self._names().named_in(text)
+
+    def _names(self) -> EntityNames:
         with self._lock:
             if self._entity_names is None:
-                self._entity_names = EntityNames(self.query("SELECT id, name, label, aliases FROM entities"))
-            return self._entity_names.named_in(text)
+                self._entity_names = EntityNames(self.query("SELECT id, name, label, aliases, qualifier FROM entities"))
+            return self._entity_names
 
     def entities_matching(self, text: str, limit: int = 20) -> list[dict]:
         """Entities whose name contains `text`, most mentioned first."""

@@ -12,9 +12,9 @@ WHEN = at("2026-03-01T09:00:00")
 
 
 def test_names_and_aliases_are_found_inside_a_question_whatever_their_case():
-    names = EntityNames([(1, "Tomás Silva", "PERSON", ["Tomás"]), (2, "Northwind", "ORG", []),
-                         (3, "May 2024", "DATE", []), (4, "$40", "MONEY", None), (5, "Al", "PERSON", ["Bo"]),
-                         (6, "北京", "GPE", None), (7, "Ravi", None, [])])
+    names = EntityNames([(1, "Tomás Silva", "PERSON", ["Tomás"], None), (2, "Northwind", "ORG", [], None),
+                         (3, "May 2024", "DATE", [], None), (4, "$40", "MONEY", None, None), (5, "Al", "PERSON", ["Bo"], None),
+                         (6, "北京", "GPE", None, None), (7, "Ravi", None, [], None)])
     assert names.named_in("what did TOMÁS say about northwind in May 2024, for $40?") == [
         (1, "Tomás Silva"), (2, "Northwind")]
     assert names.named_in("Al and Bo flew to 北京 with Ravi") == [(6, "北京")]  # two Latin letters name too much
@@ -22,7 +22,7 @@ def test_names_and_aliases_are_found_inside_a_question_whatever_their_case():
 
 
 def test_a_name_with_marks_is_found_without_them_and_the_other_way_round():
-    names = EntityNames([(1, "Tomás Silva", "PERSON", ["Tomás"]), (2, "Zoe Muller", "PERSON", ["Zoe"])])
+    names = EntityNames([(1, "Tomás Silva", "PERSON", ["Tomás"], None), (2, "Zoe Muller", "PERSON", ["Zoe"], None)])
     assert names.named_in("what did Tomas say") == [(1, "Tomás Silva")]
     assert names.named_in("is Zoë coming?") == [(2, "Zoe Muller")]
 

@@ -288,3 +288,15 @@ def test_a_question_that_adds_up_finds_a_hit_in_each_conversation_before_a_secon
     assert [r.unit.session_id for r in spread.results] == ["march", "april"]
     between = eng.recall("How many days passed between the hikes with the hiking club?", as_of=as_of, k=2)
     assert {r.unit.message_id for r in between.results} == {"m0", "m1"}  # two moments, not a sum
+
+
+def test_a_recalled_memory_shows_its_entities_with_their_qualifiers_and_new_ones_at_once(eng):
+    """The names come from the table of entities kept in memory: a qualified one shows as name@qualifier, and an
+    entity first met after the table was read shows on the next recall."""
+    eng.remember("Ask Carol from Finance about the Northwind invoice.", at=at("2026-03-02T08:00:00"))
+    first = eng.recall("Northwind invoice").results[0].unit
+    assert "Carol@Finance" in first.entities
+    eng.remember("Carol from Finance met Dmitri Volkov about the Northwind invoice.", at=at("2026-03-03T08:00:00"))
+    shown = {r.unit.content: r.unit.entities for r in eng.recall("Northwind invoice Dmitri").results}
+    met = shown["Carol from Finance met Dmitri Volkov about the Northwind invoice."]
+    assert "Dmitri Volkov" in met and "Carol@Finance" in met
