@@ -461,7 +461,8 @@ def _spread_origins(index: HybridIndex, ranked: Pool) -> Pool:
     """The pool rescored so the n-th memory from one origin (a chat session, a note) keeps
     ORIGIN_DISCOUNT^(n-1) of its score, and sorted again."""
     rows = ranked.rows
-    origin = np.where(rows >= 0, index.source[np.maximum(rows, 0)], -1 - np.arange(len(rows)))
+    source = np.where(rows >= 0, index.source[np.maximum(rows, 0)], -1)
+    origin = np.where(source >= 0, source, -1 - np.arange(len(rows)))  # no known origin: one of its own
     seen: dict[int, int] = {}
     nth = np.zeros(len(rows))
     for position, key in enumerate(origin.tolist()):

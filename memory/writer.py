@@ -129,10 +129,10 @@ class MessageWriter:
         stated = {u.attribute for u in said}
         ended = []
         for attribute, value in closed_values(text, {a: v for a, v in held.now().items() if a not in stated}):
-            kind = TEMPLATES.get(f"{attribute}_stop")
-            if kind is None or kind[0] != attribute:
+            stop = TEMPLATES.get(f"{attribute}_stop")  # (attribute, the template that closes it)
+            if stop is None or stop[0] != attribute:
                 continue
-            content = kind[1].text("zh" if HAN_CHAR.search(text) else "en").format(v=value)
+            content = stop[1].text("zh" if HAN_CHAR.search(text) else "en").format(v=value)
             unit = MemoryUnit(content=content, type="user_profile", valid_from=event.at, recorded_at=event.recorded_at,
                               subject="user", attribute=attribute, value=None, session_id=event.session_id,
                               source_id=event.source_id, message_id=event.message_id)

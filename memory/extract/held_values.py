@@ -1,5 +1,5 @@
-"""A value the user holds, ended by name: "Sold the Panda" ends the car "Fiat Panda", "Cancelled Netflix" a
-subscription, "卡罗拉卖了" the car "卡罗拉".
+"""A value the user holds, ended by name: "Sold the Panda" ends the car "Fiat Panda", "Rehomed Rufus" the pet
+"Rufus", "卡罗拉卖了" the car "白色的卡罗拉".
 
 The lexicons know the verbs that end a value of their classes together with the class's nouns ("sold my
 car"); a message that names only the thing itself ("Sold the Panda last month") says which class it ends
