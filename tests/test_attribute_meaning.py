@@ -142,6 +142,16 @@ def test_a_chinese_job_after_a_clause_that_says_where_is_an_occupation():
     assert find_statements("我是他的朋友。", written) == []
 
 
+def test_when_and_how_one_works_does_not_hide_the_job_or_the_employer():
+    written = datetime(2024, 8, 5, tzinfo=timezone.utc)
+    read = lambda text: [(f.attribute, f.value) for f in find_statements(text, written)]  # noqa: E731
+    assert read("I work nights as a nurse at St Mary's.") == [("occupation", "nurse"), ("employer", "St Mary's")]
+    assert read("I work part-time at Tesco.") == [("employer", "Tesco")]
+    assert read("I work remotely for Acme Corp.") == [("employer", "Acme Corp")]
+    assert ("employer", False) in statement_topics("I work weekends at Tesco.")
+    assert read("I work out at the gym.") == []
+
+
 def test_a_subject_dropped_statement_is_classed_by_the_value_its_verb_holds():
     assert ("car", True) in statement_topics("Haven't had a car since the spring, just a bus pass.")
     assert ("drink_preference", True) in statement_topics("Haven't touched alcohol since March, feeling great.")

@@ -29,6 +29,9 @@ _ADV = (r"(?:(?:usually|now|mostly|always|only|mainly|still|normally|generally|t
         r"|currently|actually|nowadays|finally|recently|officially|happily|proudly|even)\s+)*")
 _HAVE = r"(?:(?:have|'ve|has|had|just|recently|already|finally|officially|now|since|then)\s+)*"
 _BE = r"(?:'m|am|are|'re)"
+# when and how one works, between the verb and what follows: "I work nights as a nurse", "I work part-time at Tesco"
+_WORK_MODE = (r"(?:\s+(?:nights|days|evenings|weekends|mornings|shifts|night shifts|part[- ]time|full[- ]time|remotely"
+              r"|from home|freelance|locum|on contract|as a contractor))?")
 _ART = r"(?:(?:a|an|the|my|our)\s+)?"
 _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
@@ -127,10 +130,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                       rf"|have been learning|took up|taken up|switched to|moved on to|picked up)\s+{_INSTRUMENT}{_TAIL}"),
     # --- job and employer ------------------------------------------------------------------
     _en("job_at", rf"i\s+{_ADV}{_HAVE}(?:work|worked|working|am working|'m working|started working|now work|been working"
-                  rf"|been freelancing|am freelancing|'m freelancing|freelance)\s+as\s+(?:a|an)?\s*(?P<role>.+?)\s+"
+                  rf"|been freelancing|am freelancing|'m freelancing|freelance){_WORK_MODE}\s+as\s+(?:a|an)?\s*(?P<role>.+?)\s+"
                   rf"(?:at|for|with)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("occupation", rf"i\s+{_ADV}{_HAVE}(?:work|worked|working|am working|'m working|started working|now work|been working"
-                      rf"|been freelancing|am freelancing|'m freelancing|freelance|retrained|qualified)\s+as\s+(?:a|an)?\s*(?P<v>.+?)"),
+                      rf"|been freelancing|am freelancing|'m freelancing|freelance|retrained|qualified){_WORK_MODE}\s+as\s+(?:a|an)?\s*(?P<v>.+?)"),
     _en("job_at", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?P<role>{_JOB})\s+(?:at|for|with|in)\s+(?:the\s+)?(?P<v>{_NAME}){_TAIL}"),
     _en("occupation", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:a|an)\s+(?P<v>{_JOB})(?:\s+(?:now|these days|at the moment))?"),
     _en("occupation", rf"i\s+{_HAVE}(?:became|become|got promoted to|was promoted to|retrained as|qualified as)\s+(?:a|an)?\s*(?P<v>{_JOB}){_TAIL}"),
@@ -147,7 +150,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("employer_join", rf"i\s+{_HAVE}(?:was|got|have been|'ve been)\s+hired\s+(?:by|at)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}(?:joined|started at)\s+(?P<v>{_NAME})\s+as\s+(?:a|an)?\s*(?:[\w-]+\s+){{0,3}}?{_JOB}{_TAIL}"),
     _en("employer", rf"i\s*{_BE}\s+{_ADV}employed\s+(?:at|by)\s+(?P<v>{_NAME}){_TAIL}"),
-    _en("employer", rf"i\s+{_ADV}(?:work|am working|'m working)\s+(?:at|for)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer", rf"i\s+{_ADV}(?:work|am working|'m working){_WORK_MODE}\s+(?:at|for)\s+(?P<v>{_NAME}){_TAIL}"),
     # --- residence -------------------------------------------------------------------------
     _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:moved|relocated)\s+(?:in)?to\s+{_ART}(?:new\s+|little\s+|tiny\s+)*"
                      rf"{_HOME_NOUN}\s+(?:in|on)\s+(?P<v>.+?)"),
@@ -436,12 +439,12 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
-    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)? (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
+    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:first|second) (?:day|week|month|shift) (?:at|with)"
                  r"|moved over to)\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
-    "occupation": (r"\b(?:work(?:ing)? as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
+    "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b",
                    r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
