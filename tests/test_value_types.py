@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 from memory.embed import HashingEmbedder
 from memory.extract.attributes import resolve, statement_topics
 from memory.extract.facts import find_statements
-from memory.extract.value_types import acquired, held_classes, switch, value_class
+from memory.extract.value_types import acquired, held_classes, switch, value_class, value_classes
 from tests.helpers import at, open_engram
 
 WRITTEN = datetime(2025, 3, 1, tzinfo=timezone.utc)
@@ -21,6 +21,15 @@ def test_a_value_names_its_class_in_english_and_chinese():
     assert value_class("中山大学") == "school"
     assert value_class("sparkling water") == "drink_preference"
     assert value_class("the weather") is None
+
+
+def test_a_value_noun_that_only_qualifies_the_next_noun_names_no_value():
+    assert value_classes("I met Sam at the coffee shop") == [] and held_classes("I got a new phone case") == []
+    assert held_classes("I got a parking ticket in the car park") == []
+    assert held_classes("I bought a new car") == ["car"] and value_class("an oat latte") == "drink_preference"
+    assert not [name for name, _ in statement_topics("I met Sam at the coffee shop.") if name == "drink_preference"]
+    assert ("drink_preference", False) in statement_topics("I drink coffee every morning.")
+    assert not [name for name, _ in statement_topics("I got a new phone case.") if name == "phone_model"]
 
 
 def test_a_value_noun_marks_a_clause_only_with_a_verb_that_holds_or_changes_it():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .value_types import acquired, held_classes, now_it_is, switch, value_class
+from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
 
 __all__ = ["AttributeFact", "JOB_WORDS", "STATEMENT_MARK", "VERB_FIRST", "resolve", "statement_marks", "statement_topics"]
 
@@ -452,8 +452,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
-    "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|coffee|tea|latte|cappuccino"
-                         r"|espresso|americano|matcha)\b",
+    "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
+                         r"|espresso|americano|matcha)\b(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called)"
@@ -475,7 +475,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"|(?:bus|train|tube|metro|tram|ferry|bike|e-bike|scooter) (?:in)?to (?:work|the office)|work from home"
                 r"|working from home|wfh)\b",
                 r"通勤|上班路上|坐地铁上班|坐公交上班|骑车上班|走路上班|开车上班|在家办公|远程办公"),
-    "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile))\b|\bphone\b(?! number)",
+    "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)\b"
+                    r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
                    r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b",

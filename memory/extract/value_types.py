@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["VALUE_NOUNS", "VALUE_VERBS", "Switch", "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
+__all__ = ["MODIFIED_HEADS", "VALUE_NOUNS", "VALUE_VERBS", "Switch", "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
 _B = r"(?<![\w-])"  # a word start that a hyphenated compound does not hide
 _E = r"s?(?![\w-])"
+# a value noun that only qualifies the noun after it names no value: "the coffee shop", "the car park", "a phone
+# case", "dog food", "the bus stop"
+MODIFIED_HEADS = (r"shop|store|house|bar|café|cafe|place|chain|break|machine|maker|table|shift|stall|stand|van|truck"
+                  r"|cart|counter|meeting|queue|room|party|towel|list|garden|festival|bottle|bill|mug|cup|park|wash"
+                  r"|insurance|stop|station|lane|route|ticket|walker|sitter|food|bowl|lead|crate|case|charger|number"
+                  r"|company|firm|dealership|garage|repair|show|fair|magazine|advert|ad")
+_NOT_MODIFIER = rf"(?!\s+(?:{MODIFIED_HEADS})s?\b)"
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
@@ -73,7 +80,8 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"瑜伽|跑步|游泳|滑雪|围棋|象棋|钓鱼|爬山|徒步|摄影|画画|书法|羽毛球|篮球|足球|网球|乒乓球|健身|骑行|烘焙|冲浪"
         r"|跳舞|攀岩|露营|飞盘|滑板|剧本杀|桌游|插花|编织|陶艺|拳击|太极|广场舞|马拉松"),
 }
-_PATTERNS = {name: (re.compile(rf"{_B}(?:{en}){_E}", re.I), re.compile(zh)) for name, (en, zh) in VALUE_NOUNS.items()}
+_PATTERNS = {name: (re.compile(rf"{_B}(?:{en}){_E}{_NOT_MODIFIER}", re.I), re.compile(zh))
+             for name, (en, zh) in VALUE_NOUNS.items()}
 
 
 # Verbs that hold, use or change a value of the class: with one of its nouns in the same clause, a
