@@ -267,6 +267,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m007_assistant_turn_mark", m007_assistant_turn_mark),
     ("m008_statement_marks", m008_statement_marks),
     ("m009_folded_search_tokens", m009_folded_search_tokens),
+    ("m010_statement_marks", m008_statement_marks),  # the rules learnt work modes, value nouns as modifiers, …
 ]
 
 

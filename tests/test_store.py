@@ -126,6 +126,27 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
         eng.close()
 
 
+def test_user_turns_marked_before_m010_are_marked_again_by_the_rules_of_now(tmp_path):
+    """The statement rules learnt that "the coffee shop" is no statement about drink: a turn marked before is re-marked."""
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("I met Sam at the coffee shop.", at=at("2024-01-01T09:00:00"), message_id="u1")
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
+    now = store.query(tokens)[0][0].split()
+    assert "§drink_preference" not in now and "§said" in now
+    store.execute("UPDATE memories SET tokens = tokens || ' §drink_preference' WHERE message_id = 'u1'")  # as before
+    store.execute("DELETE FROM migrations WHERE name = 'm010_statement_marks'")
+    store.close()
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert store.query(tokens)[0][0].split() == now
+    finally:
+        store.close()
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""
