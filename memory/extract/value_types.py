@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MODIFIED_HEADS", "VALUE_NOUNS", "VALUE_VERBS", "Switch", "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
+__all__ = ["MODIFIED_HEADS", "VALUE_NOUNS", "VALUE_VERBS", "Switch", "acquired", "held_classes", "now_it_is", "switch",
+           "value_class", "value_classes"]
 
 _B = r"(?<![\w-])"  # a word start that a hyphenated compound does not hide
 _E = r"s?(?![\w-])"
