@@ -215,6 +215,14 @@ def m007_assistant_turn_mark(conn: duckdb.DuckDBPyConnection) -> None:
               AND NOT list_contains(string_split(coalesce(tokens, ''), ' '), '{ASSISTANT_MARK}')""")
 
 
+def _update_tokens(conn: duckdb.DuckDBPyConnection, changed: list[list]) -> None:
+    """Write [id, tokens] pairs in one statement (through a temporary table)."""
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS token_updates (id BIGINT, tokens VARCHAR)")
+    conn.execute("DELETE FROM token_updates")
+    bulk_insert(conn, "token_updates", ("id", "tokens"), changed)
+    conn.execute("UPDATE memories SET tokens = u.tokens FROM token_updates u WHERE memories.id = u.id")
+
+
 def m008_statement_marks(conn: duckdb.DuckDBPyConnection) -> None:
     """The user's chat turns are marked again by the statement rules, which learnt new classes (smoking,
     children) and new wordings; a turn whose marks are unchanged is not written. When the rules learn
@@ -232,14 +240,11 @@ def m008_statement_marks(conn: duckdb.DuckDBPyConnection) -> None:
         marked = [w for w in words if not w.startswith(STATEMENT_MARK)] + statement_marks(text or "")
         if marked != words:
             changed.append([memory_id, " ".join(marked)])
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS token_updates (id BIGINT, tokens VARCHAR)")
-    conn.execute("DELETE FROM token_updates")
-    bulk_insert(conn, "token_updates", ("id", "tokens"), changed)
-    conn.execute("UPDATE memories SET tokens = u.tokens FROM token_updates u WHERE memories.id = u.id")
+    _update_tokens(conn, changed)
 
 
 def m009_folded_search_tokens(conn: duckdb.DuckDBPyConnection) -> None:
-    """Search tokens of Latin letters with marks are stored folded ("café" as "cafe"; see search_tokens.fold_latin)."""
+    """Search tokens of Latin letters with marks are stored folded ("café" as "cafe"; see memory/latin.py)."""
     rows = conn.execute(
         r"SELECT id, tokens FROM memories WHERE regexp_matches(tokens, '[\x{00C0}-\x{024F}\x{1E00}-\x{1EFF}]')"
     ).fetchall()
@@ -251,10 +256,7 @@ def m009_folded_search_tokens(conn: duckdb.DuckDBPyConnection) -> None:
     for memory_id, tokens in rows:
         folded = [token for token in map(fold_stored_token, tokens.split()) if token is not None]
         changed.append([memory_id, " ".join(folded)])
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS token_updates (id BIGINT, tokens VARCHAR)")
-    conn.execute("DELETE FROM token_updates")
-    bulk_insert(conn, "token_updates", ("id", "tokens"), changed)
-    conn.execute("UPDATE memories SET tokens = u.tokens FROM token_updates u WHERE memories.id = u.id")
+    _update_tokens(conn, changed)
 
 
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [

@@ -130,7 +130,7 @@ class MessageWriter:
         ended = []
         for attribute, value in closed_values(text, {a: v for a, v in held.now().items() if a not in stated}):
             stop = TEMPLATES.get(f"{attribute}_stop")  # (attribute, the template that closes it)
-            if stop is None or stop[0] != attribute:
+            if stop is None:
                 continue
             content = stop[1].text("zh" if HAN_CHAR.search(text) else "en").format(v=value)
             unit = MemoryUnit(content=content, type="user_profile", valid_from=event.at, recorded_at=event.recorded_at,
@@ -215,23 +215,23 @@ class MessageWriter:
 
 
 class _HeldValues:
-    """The user's slot values holding, read from the store once a batch needs them, then kept up with the
-    batch's own messages (not stored yet)."""
+    """The user's slot values holding: the store's (read once a message of the batch may end one) overlaid with
+    what the batch's own messages stated or ended (not stored yet)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._values: dict[str, list[str]] | None = None
+        self._stored: dict[str, list[str]] | None = None
+        self._noted: dict[str, list[str]] = {}
 
     def now(self) -> dict[str, list[str]]:
-        if self._values is None:
-            self._values = self._store.open_values("user")
-        return self._values
+        if self._stored is None:
+            self._stored = self._store.open_values("user")
+        return {**self._stored, **self._noted}
 
     def note(self, units: list[MemoryUnit]) -> None:
         """A message's slot values: a stated one holds from now on, an ended one no longer does."""
-        slotted = [u for u in units if u.subject == "user" and u.attribute]
-        if slotted:
-            self.now().update({u.attribute: [u.value] if u.value else [] for u in slotted})
+        self._noted.update({u.attribute: [u.value] if u.value else [] for u in units
+                            if u.subject == "user" and u.attribute})
 
 
 def _message_key(msg: ChatMessage, text: str) -> tuple | None:

@@ -16,18 +16,18 @@ from .han import HAN_CHAR
 
 __all__ = ["closed_values", "may_end"]
 
+_ENDING_VERBS_EN = (r"sold|got rid of|gave away|given away|gave up|given up|quit|ditched|cancell?ed|rehomed|re-homed"
+                    r"|scrapped|broke up with|split up with|split from|divorced|moved out of|moved away from|resigned from")
 _LEAD_EN = r"^(?:(?:so|and|but|well|finally|just|also|then|recently|eventually|actually|yesterday|today)\s+)*"
 _ENDING_EN = re.compile(
     _LEAD_EN + r"(?:(?:i|we)\s+(?:(?:have|had|just|finally|recently|also|then|eventually|actually|'ve)\s+)*)?"
-    r"(?:'ve\s+)?(?:sold|got rid of|gave away|given away|gave up|given up|quit|ditched|cancell?ed|rehomed|re-homed"
-    r"|scrapped|broke up with|split up with|split from|divorced|moved out of|moved away from|resigned from)\b",
+    rf"(?:'ve\s+)?(?:{_ENDING_VERBS_EN})\b",
     re.I,
 )
+_ANY_ENDING_EN = re.compile(rf"\b(?:{_ENDING_VERBS_EN})\b", re.I)
 _ENDING_ZH = re.compile(r"卖了|卖掉了|卖掉|送人了|送走了|不要了|退掉了|退了|辞了|辞掉了|离开了|分手了|离婚了|戒掉了|戒了|搬离了|搬出了")
 # someone else's loss: "我哥把车卖了", "朋友的猫送人了"
 _OTHER_ZH = re.compile(r"^(?:我们?的?)?(?:他|她|它|哥|姐|弟|妹|爸|妈|老公|老婆|男朋友|女朋友|朋友|同事|邻居|室友|儿子|女儿|孩子)")
-_ANY_ENDING = re.compile(r"\b(?:sold|got rid|gave|given|quit|ditched|cancell?ed|rehomed|re-homed|scrapped|broke up|split"
-                         r"|divorced|moved out|moved away|resigned)\b", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
 _NAME = re.compile(r"\b(?-i:[A-Z])[\w'-]{2,}")
 _WORD = re.compile(r"[a-z][\w'-]{2,}")
@@ -36,7 +36,7 @@ _NOT_CONTENT = frozenset("the and for from with now new old our my his her their
 
 def may_end(text: str) -> bool:
     """Whether `text` holds a verb that ends something (a cheap test before the held values are read)."""
-    return bool(_ANY_ENDING.search(text) or _ENDING_ZH.search(text))
+    return bool(_ANY_ENDING_EN.search(text) or _ENDING_ZH.search(text))
 
 
 def closed_values(text: str, held: dict[str, list[str]]) -> list[tuple[str, str]]:
