@@ -274,3 +274,28 @@ def test_a_question_about_before_that_names_no_value_is_answered_by_the_only_val
     eng.remember("Somewhere new since the spring, much happier.", at=at("2024-07-05T09:00:00"))  # no rule reads it
     answers = rule_answers(eng.recall("Where did I work before my current job?"))
     assert len(answers) == 1 and "Deloitte" in answers[0]
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("Transferred to the day surgery unit at the Royal Free, so no more nights!", ("employer", False)),
+    ("Passed my probation at Fernleaf today, no more early shifts for me!", ("said", False)),
+    ("调到了日班，再也不用熬夜了。", ("said", False)),
+    ("Sold the Corsa, so no more driving for me.", ("said", True)),  # the change itself is the ending
+    ("I broke up with Tom, so no more date nights.", ("partner", True)),
+])
+def test_what_a_change_put_an_end_to_is_its_consequence_not_a_negation(text, topic):
+    assert topic in statement_topics(text)
+
+
+def test_a_transfer_names_a_school_only_when_it_is_to_one():
+    assert "school" in dict(statement_topics("I transferred to Leeds Uni to do history."))
+    assert "school" not in dict(statement_topics("I got transferred to the Manchester office."))
+    assert "employer" in dict(statement_topics("I got transferred to the Manchester office."))
+
+
+def test_the_keys_to_a_new_place_are_a_move_and_a_job_said_with_as_is_an_occupation_statement():
+    moved = find_statements("Finally got the keys to our new place in Brixton! Walthamstow was fun but we needed more space.")
+    assert [(f.attribute, f.value) for f in moved] == [("home_location", "Brixton")]
+    assert find_statements("My sister got the keys to her flat in Leeds.") == []
+    assert ("occupation", False) in statement_topics("Passed my probation as a junior developer at Fernleaf today.")
+    assert "occupation" not in dict(statement_topics("I went to Lisbon as a tourist last spring."))

@@ -126,23 +126,32 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
         eng.close()
 
 
-def test_user_turns_marked_before_m010_are_marked_again_by_the_rules_of_now(tmp_path):
-    """The statement rules learnt that "the coffee shop" is no statement about drink: a turn marked before is re-marked."""
+@pytest.mark.parametrize("migration, text, stale", [
+    # the rules learnt that "the coffee shop" is no statement about drink
+    ("m010_statement_marks", "I met Sam at the coffee shop.", "{} §drink_preference"),
+    # … and that "no more early shifts for me" is a change's consequence, not a negation of the news before it
+    ("m011_statement_marks", "Passed my probation as a junior developer at Fernleaf today, no more early shifts for me!",
+     "§said~no"),
+])
+def test_user_turns_marked_before_a_rules_migration_are_marked_again_by_the_rules_of_now(tmp_path, migration, text,
+                                                                                        stale):
     from tests.helpers import at, open_engram
 
     eng = open_engram(tmp_path)
-    eng.remember("I met Sam at the coffee shop.", at=at("2024-01-01T09:00:00"), message_id="u1")
+    eng.remember(text, at=at("2024-01-01T09:00:00"), message_id="u1")
     eng.close()
     store = Store(tmp_path / "engram.duckdb")
     tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
-    now = store.query(tokens)[0][0].split()
-    assert "§drink_preference" not in now and "§said" in now
-    store.execute("UPDATE memories SET tokens = tokens || ' §drink_preference' WHERE message_id = 'u1'")  # as before
-    store.execute("DELETE FROM migrations WHERE name = 'm010_statement_marks'")
+    now = store.query(tokens)[0][0]
+    assert "§drink_preference" not in now.split() and "§said" in now.split()
+    before = stale.format(now) if "{}" in stale else " ".join(
+        [w for w in now.split() if not w.startswith("§")] + [stale])
+    store.execute("UPDATE memories SET tokens = ? WHERE message_id = 'u1' AND type = 'chat_turn'", [before])
+    store.execute("DELETE FROM migrations WHERE name = ?", [migration])
     store.close()
     store = Store(tmp_path / "engram.duckdb")
     try:
-        assert store.query(tokens)[0][0].split() == now
+        assert store.query(tokens)[0][0].split() == now.split() != before.split()
     finally:
         store.close()
 

@@ -200,6 +200,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("employer", rf"i\s*{_BE}\s+{_ADV}on the payroll (?:at|of)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home_move", rf"{_I}\s+{_HAVE}signed\s+(?:the|a|our)\s+(?:lease|contract|tenancy|mortgage)\s+(?:on|for)\s+{_ART}"
                      rf"(?:new\s+)?(?:place|flat|house|apartment|home|cottage|studio)\s+in\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:got|collected|picked up|been given)\s+(?:the\s+)?keys\s+(?:to|for)\s+{_ART}"
+                     rf"(?:new\s+|little\s+|first\s+|own\s+)*{_HOME_NOUN}\s+(?:in|on)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"(?:(?:my|our)\s+)?home\s+(?:has been|is now|is)\s+(?:a\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:in|outside|near|just outside)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"{_I}\s*{_BE}\s+(?:now\s+)?(?:in|living in)\s+(?P<v>{_NAME})\s+(?:now|these days|nowadays){_TAIL}"),
     _en("job_does", rf"i\s+{_ADV}(?P<v>(?:teach|nurse|coach|tutor|lecture|program|code|cook|drive|design|edit|translate)\s+.+)"),
@@ -442,11 +444,14 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:first|second) (?:day|week|month|shift) (?:at|with)"
-                 r"|moved over to)\b",
+                 r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
+                 r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
     "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
-                   r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b",
+                   r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
+                   # "Passed my probation as a junior developer": a job the lexicon knows, said with "as"
+                   r"|\bas an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b",
                    r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB),
@@ -464,9 +469,11 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
             r"|passed away|rehomed)\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
-    "school": (r"\b(?:study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|transferred|accepted (?:to|at|into)|started (?:uni|college)"
+    "school": (r"\b(?:study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
-               r"|signed up for (?:an? |the |some )?(?:\w+ ){0,2}(?:lessons|classes|class|course|degree|msc|phd|ma|ba))\b",
+               r"|signed up for (?:an? |the |some )?(?:\w+ ){0,2}(?:lessons|classes|class|course|degree|msc|phd|ma|ba)"
+               r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
+               r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
             r"开一辆|开的是|买了一辆|换了一辆|我的车"),
@@ -495,6 +502,11 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
 }
 _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
+# A tail that says what a change put an end to ("Transferred to the Royal Free, so no more nights!", "…, no more early
+# shifts for me", "调到了日班，再也不用熬夜了") is a consequence of the clause before it, not a negation of it.
+_CONSEQUENCE = re.compile(
+    r"^(?:so|which means|that means|meaning|and so)\b|^no more\b.*\bfor (?:me|us)\b|^(?:所以|于是|这下|终于)|再也不用|不用再",
+    re.I)
 
 
 def statement_topics(text: str) -> list[tuple[str, bool]]:
@@ -515,7 +527,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     verb_first = any(VERB_FIRST.match(s) or _MILESTONE.match(s) for s in sentences)
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    clauses = _clauses(text)
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
     told = ("told", only_negates(clauses, negations))
     # Cue words name a topic only in a statement that has a subject or starts with news ("Moved to Leeds"):
@@ -562,8 +574,28 @@ def _told(text: str) -> str:
     return " ".join(told)
 
 
+def _clauses(text: str) -> list[str]:
+    """The clauses of a message, each with the "so" that led it in ("so no more nights"), which the split drops."""
+    clauses, start = [], 0
+    for separator in [*_CLAUSE.finditer(text), None]:
+        clause = text[start:separator.start() if separator else len(text)].strip()
+        if clause:
+            clauses.append(clause)
+        if separator:
+            start = separator.end()
+            if re.fullmatch(r"\s+so\s+", separator.group(), re.I):
+                start = separator.start()
+    return clauses
+
+
 def only_negates(clauses: list[str], negations: list[bool]) -> bool:
     """A message that closes a value and names no new one ("I don't own a car any more, sold the Corsa");
-    "Sold the guitar; piano lessons are more my thing" names one (a clause holding a value of a class)."""
+    "Sold the guitar; piano lessons are more my thing" names one (a clause holding a value of a class), and
+    "Transferred to the Royal Free, so no more nights!" tells of a change: its only negation is the change's
+    consequence."""
+    ending = [negated and not (i and not negations[i - 1] and _CONSEQUENCE.search(clause.strip()))
+              for i, (clause, negated) in enumerate(zip(clauses, negations))]
+    if any(negations) and not any(ending):
+        return False
     return any(negations) and not any(_CHANGE.search(c) or held_classes(c) for c, negated in zip(clauses, negations)
                                       if not negated)
