@@ -176,7 +176,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
             for memory_id in parts.index.same_message(positive[0][1]):  # the value read ranks low (its turn
                 if not parts.index.turn_and_event(memory_id)[0]:  # may hold the answer: "from coffee to …")
                     candidates.setdefault(memory_id, Candidate(memory_id)).damping = HISTORY_DISCOUNT
-        if not asks_before and timeline and timeline[-1][2]:  # the latest word closed the value: nothing holds
+        if not asks_before and timeline and timeline[-1][2] and not _outlived(held, timeline[-1][1], positive):
+            # the latest word closed the value: nothing holds
             pick = [timeline[-1][:2]] if asks_yes_no(query) else []  # now; it answers "do I still …?" with no
             for _, memory_id, negated in ([] if pick else timeline):  # and what it ended answers no "what … now"
                 for ended in ([] if negated else parts.index.same_message(memory_id)):
@@ -194,6 +195,15 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         history += [u for u in held if u.id not in answers and not true_at(u, as_of, recorded_by=recorded_by)
                     or (u.id not in answers and u.value is None)]
     return history
+
+
+def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:
+    """Whether a closing ended only values older than the latest word that still stands: "Rufus died" ends the
+    dog, not the kitten got after him. A closing known only as a turn ("no pets any more") ends everything."""
+    closing = next((u for u in held if u.id == closing_id), None)
+    ended = [u for u in held if closing is not None and u.valid_until is not None and u.value is not None
+             and u.valid_until == closing.valid_from]
+    return bool(ended and positive) and positive[-1][0] > max(u.valid_from.timestamp() for u in ended)
 
 
 def _names_value(query: str, index: HybridIndex, held: list[MemoryUnit], memory_id: int) -> bool:

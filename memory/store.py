@@ -270,7 +270,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m008_statement_marks", m008_statement_marks),
     ("m009_folded_search_tokens", m009_folded_search_tokens),
     ("m010_statement_marks", m008_statement_marks),  # the rules learnt work modes, value nouns as modifiers, …
-    ("m011_statement_marks", m008_statement_marks),  # … a change's consequence, transfers, "as a <job>"
+    ("m011_statement_marks", m008_statement_marks),  # … consequences, transfers, "as a <job>", 搬家 alone, milestones in tens
 ]
 
 

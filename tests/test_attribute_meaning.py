@@ -299,3 +299,15 @@ def test_the_keys_to_a_new_place_are_a_move_and_a_job_said_with_as_is_an_occupat
     assert find_statements("My sister got the keys to her flat in Leeds.") == []
     assert ("occupation", False) in statement_topics("Passed my probation as a junior developer at Fernleaf today.")
     assert "occupation" not in dict(statement_topics("I went to Lisbon as a tourist last spring."))
+
+
+def test_milestones_in_tens_a_secondhand_trade_and_a_familys_home_are_read():
+    assert ("smoking", True) in statement_topics("Ninety days smoke-free today, the patches worked.")
+    traded = find_statements("Part-exchanged the Focus for a secondhand Kia Niro EV last weekend.")
+    assert [(f.attribute, f.value) for f in traded] == [("car", "Kia Niro EV")]
+    assert [(f.attribute, f.value) for f in find_statements("我们家住在成都高新区。")] == [("home_location", "成都高新区")]
+
+
+def test_the_toil_of_moving_is_no_word_on_where_the_user_lives():
+    assert "home_location" not in dict(statement_topics("搬家累死了。"))
+    assert ("home_location", False) in statement_topics("上个月搬家到了苏州。")

@@ -62,3 +62,27 @@ def test_a_value_stated_and_ended_in_one_imported_chat_is_closed_by_the_later_me
         assert result.results[0].unit.content == "User no longer drives Fiat Panda."
     finally:
         engram.close()
+
+
+def test_a_held_value_that_died_or_was_lost_as_the_subject_ends_but_an_outing_or_an_exam_does_not():
+    held = {"pet": ["Biscuit", "豆包"], "partner": ["Tom"]}
+    assert closed_values("Biscuit passed in his sleep last week. The house is so quiet.", held) == [("pet", "Biscuit")]
+    assert closed_values("Our old cat Biscuit died yesterday.", held) == [("pet", "Biscuit")]
+    assert closed_values("豆包去年冬天走了，之后就没再养狗。", held) == [("pet", "豆包")]
+    assert closed_values("Biscuit passed the vet check.", held) == []
+    assert closed_values("带豆包出去走了一圈。", held) == []  # a walk with the dog
+    assert closed_values("Tom's dog died.", held) == []
+    assert may_end("Biscuit passed in his sleep.") and may_end("豆包走了")
+
+
+def test_a_pet_that_died_after_a_new_one_came_leaves_the_new_one_as_what_the_user_has():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.remember("Our dog Rufus is a twelve-year-old beagle.", at=at("2024-03-03T10:00:00"))
+        engram.remember("We got a kitten in January, a tabby called Saffron.", at=at("2024-12-28T10:00:00"))
+        engram.remember("Rufus died last month, we still miss him.", at=at("2024-12-30T10:00:00"))
+        results = engram.recall("What animal do I have at home now?").results
+        assert "Saffron" in results[0].unit.content
+        assert any(r.unit.content == "User has a pet: dog Rufus." and not r.valid for r in results)  # closed, kept
+    finally:
+        engram.close()

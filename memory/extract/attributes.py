@@ -182,7 +182,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("car", rf"(?:my|our)\s+(?:new\s+)?car\s+is\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
     _en("drink", rf"(?P<v>[\w -]{{2,40}}?)\s+is\s+(?:my|our)\s+(?:go-to|usual|favourite|favorite)(?:\s+(?:drink|order|coffee|tea))?{_TAIL}"),
     _en("hobby", rf"(?P<v>[\w -]{{2,30}}?)\s+is\s+my\s+(?:thing|passion|hobby|jam|happy place){_TAIL}"),
-    _en("car", rf"(?:i\s+)?{_HAVE}(?:traded|swapped|exchanged|part-exchanged)\s+.+?\s+(?:in\s+)?for\s+(?:a|an)\s+(?:new\s+|used\s+)?"
+    _en("car", rf"(?:i\s+)?{_HAVE}(?:traded|swapped|exchanged|part-exchanged)\s+.+?\s+(?:in\s+)?for\s+(?:a|an)\s+"
+               rf"(?:(?:brand\s+)?new\s+|used\s+|second-?hand\s+|pre-owned\s+|\d{{4}}\s+)*"
                rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
     _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?!as\b|at\b|with\b|work)(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
@@ -225,7 +226,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # "我是在苏州一所中学教英语的老师": the job after a clause that says where and what
     _zh("occupation", rf"我{_ZADV}是(?:一名|一个|一位|个|位)?(?P<v>[^，。,！？]{{2,16}}?的{_ZH_JOB})"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:搬到了|搬到|搬去了|搬去|搬家到了|搬家到|搬来了|搬来|搬进了|搬进)(?P<v>.+?)(?:住)?了?"),
-    _zh("home", rf"{_ZI}{_ZADV}(?:住在|居住在|生活在|定居在|定居|落户)(?P<v>.+?)"),
+    _zh("home", rf"{_ZI}(?:家)?{_ZADV}(?:住在|居住在|生活在|定居在|定居|落户)(?P<v>.+?)"),
     _zh("home", rf"{_ZI}{_ZADV}(?:在(?P<v>.{{2,12}}?)(?:租了|买了)(?:个|一个|一套|套)?(?:小)?(?:房子|公寓|房))"),
     _zh("diet", rf"我{_ZADV}(?:开始)?(?:吃素|是素食者|是素食主义者|是纯素食者|吃纯素)了?"),
     _zh("diet", rf"我{_ZADV}(?:在做|在吃|开始做|开始吃|改成|改吃|在坚持)(?P<v>.{{1,8}}?饮食)(?:[，,].*)?"),
@@ -390,7 +391,7 @@ VERB_FIRST = re.compile(
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
-    r"|exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped|cancell?ed|canceled)\b", re.I)
+    r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped|cancell?ed|canceled)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -404,7 +405,8 @@ _TELLING_VERB_FIRST = re.compile(
 # "First week at PwC done", "Two years sober".
 _MILESTONE = re.compile(
     r"^(?:(?:just|finally|officially|now)\s+)*(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-    r"|twelve|a few|several)\s+(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+"
+    r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
+    r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+"
     r"(?:day|week|month|shift|year))\s+(?:without|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
 _NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
@@ -439,7 +441,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬家|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
+                      r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"

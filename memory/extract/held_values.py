@@ -6,7 +6,8 @@ car"); a message that names only the thing itself ("Sold the Panda last month") 
 through what the user said before. `closed_values(text, held)` reads the user's own clauses that start
 with a verb that ends something (sold, gave away, cancelled, quit, 卖了, 辞了, …) and names one of the held
 values after it: by a name it has ("Panda" of "Fiat Panda") or, a value with no name, by all its words
-("herbal tea"). Someone else's loss ("My brother sold his Panda") ends nothing of the user's.
+("herbal tea"). A held value that is the subject of a verb of dying or loss ends too ("Biscuit passed in his
+sleep", "豆包去年冬天走了"). Someone else's loss ("My brother sold his Panda") ends nothing of the user's.
 """
 from __future__ import annotations
 
@@ -24,8 +25,17 @@ _ENDING_EN = re.compile(
     rf"(?:'ve\s+)?(?:{_ENDING_VERBS_EN})\b",
     re.I,
 )
-_ANY_ENDING_EN = re.compile(rf"\b(?:{_ENDING_VERBS_EN})\b", re.I)
+# a value ended as the clause's subject: "Biscuit passed in his sleep", "Rufus had to be put down", "豆包去年冬天走了"
+_GONE_EN = (r"passed away|passed on|passed|died|has died|had to be put down|was put down|ran away|went missing"
+            r"|crossed the rainbow bridge")
+_GONE_SUBJECT_EN = re.compile(
+    _LEAD_EN + rf"(?:(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?)?(?P<subject>(?-i:[A-Z])[\w'-]+)\s+(?:{_GONE_EN})"
+    r"(?:$|\s+(?:in|at|on|last|this|yesterday|today|peacefully|suddenly|overnight|after|over|two|three|a)\b)",
+    re.I)
+_GONE_ZH = r"走了|去世了|过世了|死了|没了|跑丢了|走丢了"
+_ANY_ENDING_EN = re.compile(rf"\b(?:{_ENDING_VERBS_EN}|{_GONE_EN})\b", re.I)
 _ENDING_ZH = re.compile(r"卖了|卖掉了|卖掉|送人了|送走了|不要了|退掉了|退了|辞了|辞掉了|离开了|分手了|离婚了|戒掉了|戒了|搬离了|搬出了")
+_GONE_ZH_LEAD = re.compile(r"^(?:我们?家的?|家里的?|我们?的)?")
 # someone else's loss: "我哥把车卖了", "朋友的猫送人了"
 _OTHER_ZH = re.compile(r"^(?:我们?的?)?(?:他|她|它|哥|姐|弟|妹|爸|妈|老公|老婆|男朋友|女朋友|朋友|同事|邻居|室友|儿子|女儿|孩子)")
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
@@ -36,7 +46,7 @@ _NOT_CONTENT = frozenset("the and for from with now new old our my his her their
 
 def may_end(text: str) -> bool:
     """Whether `text` holds a verb that ends something (a cheap test before the held values are read)."""
-    return bool(_ANY_ENDING_EN.search(text) or _ENDING_ZH.search(text))
+    return bool(_ANY_ENDING_EN.search(text) or _ENDING_ZH.search(text) or re.search(_GONE_ZH, text))
 
 
 def closed_values(text: str, held: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -44,13 +54,26 @@ def closed_values(text: str, held: dict[str, list[str]]) -> list[tuple[str, str]
     found: list[tuple[str, str]] = []
     for clause in (c.strip() for c in _CLAUSE.split(text) if c.strip()):
         after = _ended_part(clause)
-        if after is None:
+        gone = _GONE_SUBJECT_EN.match(clause)
+        if after is None and gone is None and not HAN_CHAR.search(clause):
             continue
         for attribute, values in held.items():
             for value in values:
-                if (attribute, value) not in found and _names(after, value):
+                if (attribute, value) not in found and (
+                        (after is not None and _names(after, value))
+                        or (gone is not None and _names(gone.group("subject"), value))
+                        or _gone_zh(clause, value)):
                     found.append((attribute, value))
     return found
+
+
+def _gone_zh(clause: str, value: str) -> bool:
+    """Whether a Chinese clause starts with `value` and says it died or was lost ("豆包去年冬天走了")."""
+    if not HAN_CHAR.search(value):
+        return False
+    rest = clause[_GONE_ZH_LEAD.match(clause).end():]
+    return any(len(name) >= 2 and re.match(rf"{re.escape(name)}[\u4e00-\u9fff\d]{{0,6}}?(?:{_GONE_ZH})", rest)
+               for name in {value, value.split("的")[-1]})
 
 
 def _ended_part(clause: str) -> str | None:
