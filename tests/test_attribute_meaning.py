@@ -311,3 +311,11 @@ def test_milestones_in_tens_a_secondhand_trade_and_a_familys_home_are_read():
 def test_the_toil_of_moving_is_no_word_on_where_the_user_lives():
     assert "home_location" not in dict(statement_topics("搬家累死了。"))
     assert ("home_location", False) in statement_topics("上个月搬家到了苏州。")
+
+
+def test_a_phone_question_by_meaning_reads_the_phone_model_slot_not_the_phone_number(minilm_eng):
+    minilm_eng.remember("I'm on an old iPhone 8 with a cracked screen.", at=at("2024-03-01T09:00:00"))
+    minilm_eng.remember("Treated myself to a Pixel 9 in the sales.", at=at("2024-07-01T09:00:00"))
+    minilm_eng.remember("The weather has been grim all week.", at=at("2024-07-02T09:00:00"))
+    first = minilm_eng.recall("What handset am I using these days?").results[0]
+    assert "Pixel 9" in first.unit.content and any(w.startswith("latest about user.phone_model") for w in first.why)

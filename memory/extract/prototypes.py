@@ -100,7 +100,7 @@ PROTOTYPES: dict[str, Examples] = {
         ("I have two kids", "my son started school this week", "we're expecting our first baby",
          "my daughter turned five", "I'm a mum of three"),
         ("how many children do I have", "what are my kids called", "do I have kids", "how old is my daughter")),
-    "phone": Examples(
+    "phone_model": Examples(
         ("I got a new phone", "I upgraded my smartphone", "I'm still using an old Android phone",
          "I switched to an iPhone"),
         ("which phone do I have", "what phone do I use", "what's my mobile")),
