@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import re
 import threading
+from datetime import datetime, timezone
 
 import pytest
 
 from memory.extract import Extractor, compress, tokenize_for_search
+from memory.extract.facts import find_statements
 from memory.model import MEMORY_TYPES
 
 
@@ -490,3 +492,21 @@ def test_being_with_a_company_is_no_partner():
     assert not [f for f in find_statements("I'm with Vodafone on a 24-month contract.") if f.attribute == "partner"]
     assert not [f for f in find_statements("I'm with Ortega Logistics, dispatch team.") if f.attribute == "partner"]
     assert [(f.attribute, f.value) for f in find_statements("I'm dating Sam.")] == [("partner", "Sam")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Started at Meridian Press on Monday.", [("employer", "Meridian Press")]),
+    ("Bought a Skoda Octavia last week after all.", [("car", "Skoda Octavia")]),
+    ("We lived in Norwich for years.", [("home_location", "Norwich")]),
+    ("Treated myself to a Pixel 9 in the sales, loving the camera.", [("phone_model", "Pixel 9")]),
+    ("My doctor told me to drop caffeine, so it's been rooibos every morning for a month.",
+     [("drink_preference", "rooibos every morning")]),
+    ("No car for me any more, it's bike and bus now that I've sold it.", [("commute", "bike and bus")]),
+    # no value of these classes at all: a commute, a new partner, a favourite food
+    ("I drive to work every day, forty minutes each way.", []),
+    ("Jonas moved out in March. I've since started seeing someone new, Aiko.", []),
+    ("Japanese food is my favourite.", []),
+])
+def test_a_value_is_what_was_said_without_when_or_how_it_came_about(text, expected):
+    written = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)
+    assert [(f.attribute, f.value) for f in find_statements(text, written)] == expected

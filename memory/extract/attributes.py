@@ -180,12 +180,13 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("car", rf"i\s+{_ADV}{_HAVE}(?:drive|am driving|'m driving|drove|bought|got|leased|own)\s+(?:a|an)\s+(?:new\s+|used\s+|\d{{4}}\s+|[a-z]+\s+){{0,3}}"
                rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
     _en("car", rf"(?:my|our)\s+(?:new\s+)?car\s+is\s+(?:a|an)\s+(?:\w+\s+){{0,2}}?(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
-    _en("drink", rf"(?P<v>[\w -]{{2,40}}?)\s+is\s+(?:my|our)\s+(?:go-to|usual|favourite|favorite)(?:\s+(?:drink|order|coffee|tea))?{_TAIL}"),
+    _en("drink", rf"(?P<v>[\w -]{{2,40}}?)\s+is\s+(?:my|our)\s+(?:(?:go-to|usual)(?:\s+(?:drink|order|coffee|tea))?"
+                 rf"|(?:favourite|favorite)\s+(?:drink|order|coffee|tea|brew|tipple)){_TAIL}"),
     _en("hobby", rf"(?P<v>[\w -]{{2,30}}?)\s+is\s+my\s+(?:thing|passion|hobby|jam|happy place){_TAIL}"),
     _en("car", rf"(?:i\s+)?{_HAVE}(?:traded|swapped|exchanged|part-exchanged)\s+.+?\s+(?:in\s+)?for\s+(?:a|an)\s+"
                rf"(?:(?:brand\s+)?new\s+|used\s+|second-?hand\s+|pre-owned\s+|\d{{4}}\s+)*"
                rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
-    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?!as\b|at\b|with\b|work)(?P<v>[a-z][\w -]{{2,40}}?)"
+    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?!as\b|at\b|with\b|work|seeing\b|dating\b|going out\b|(?:a\s+)?(?:new\s+)?job\b)(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
     _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
     # --- more ways of saying a value ---------------------------------------------------------
@@ -250,17 +251,24 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居)了?.*"),
 ]
 
+# What says when or how a value came about, not what it is: "on Monday", "after all", "for years", "now that I've
+# sold it", "in the sales" (a value's tail, cut here and by `facts`)
+CIRCUMSTANCE_EN = (
+    r"on (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays|weekends|the weekend)\b.*|after all|in the end"
+    r"|at (?:long )?last|for (?:years|months|weeks|ages|a while|a bit|good|now|the time being)\b.*|now that .+"
+    r"|in the sales?\b.*|on sale\b.*|on offer\b.*")
 _TRAIL_EN = re.compile(
     r"\s+(?:now|nowadays|these days|at the moment|right now|instead|too|as well|again|already|anymore|any more"
     r"|full[- ]time|part[- ]time|since .+|for (?:about |over |nearly |almost )?(?:\d+|a|an|one|two|three|four|five"
     r"|six|seven|eight|nine|ten|a few|several|many) (?:days?|weeks?|months?|years?).*|last .+|this .+|next .+"
     r"|a few .+|ago|with .+|because .+|so .+|after .+|before .+|which .+|where .+|who .+|but .+|instead of .+"
     r"|to (?:replace|save|get|make|help|be|keep|cut) .+|and (?:i|we|love|loving|it|it's|have|am|are)\b.*"
-    r"|in (?:the )?(?:spring|summer|autumn|fall|winter)\b.*)$", re.I)
+    r"|in (?:the )?(?:spring|summer|autumn|fall|winter)\b.*|" + CIRCUMSTANCE_EN
+    + r"|after|before|when|while|and|but|then|until)$", re.I)  # a word left alone by the date words cut out
 _TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上班|一直|现在|目前"
                        r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍))+$")
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|家|所|个)")
-_LEAD_EN = re.compile(r"^(?:a|an|the|my|our|some)\s+", re.I)
+_LEAD_EN = re.compile(r"^(?:been\s+)?(?:(?:a|an|the|my|our|some)\s+)?", re.I)  # "it's been rooibos …"
 _NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",
                "town", "the city", "a lot", "it all", "everything", "nothing", "这里", "那里", "这儿", "那儿", "家"}
 
@@ -334,6 +342,8 @@ def resolve(clause: str) -> list[AttributeFact]:
         if kind == "partner_stop" and not raw:
             raw = "their partner"
         if kind == "job_does":
+            if _NOT_HOBBY.search(raw):
+                continue  # "I drive to work every day" is a commute
             verb, _, rest = raw.partition(" ")
             raw = (verb[:-1] if verb.endswith("e") else verb) + "ing " + rest  # "teach maths" → "teaching maths"
         if kind == "diet_stop" and not raw:

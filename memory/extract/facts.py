@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, TEMPLATES
 from .compress import compress
-from .attributes import VERB_FIRST, AttributeFact
+from .attributes import CIRCUMSTANCE_EN, VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
@@ -159,7 +159,7 @@ _EN_TRAILING = re.compile(
     r"|in the (?:morning|evening|afternoon)s?"
     r"|daily|usually|anymore|any more|instead|too|as well|again|already|right now|at the moment|lately|recently"
     r"|a lot|very much|so much|since .+|for (?:about )?\S+ (?:years?|months?|weeks?)|last (?:year|month|week)"
-    r"|this (?:year|month|week)|with .+|because .+)$",
+    r"|this (?:year|month|week)|with .+|because .+|" + CIRCUMSTANCE_EN + r")$",
     re.I,
 )
 _EN_TRAILING_LIGHT = re.compile(r"\s+(?:too|as well|a lot|so much|very much|now|anymore|any more)$", re.I)
