@@ -319,3 +319,12 @@ def test_a_phone_question_by_meaning_reads_the_phone_model_slot_not_the_phone_nu
     minilm_eng.remember("The weather has been grim all week.", at=at("2024-07-02T09:00:00"))
     first = minilm_eng.recall("What handset am I using these days?").results[0]
     assert "Pixel 9" in first.unit.content and any(w.startswith("latest about user.phone_model") for w in first.why)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("我跟阿杰已经不在一起了。", [("partner", None)]),  # an ending, not a partner called "阿杰已经不"
+    ("我每天开一辆白色的卡罗拉上下班。", [("car", "白色的卡罗拉")]),
+    ("我养了一只叫团子的橘猫。", [("pet", "团子")]),
+])
+def test_chinese_values_say_no_more_than_the_value(text, expected):
+    assert [(f.attribute, f.value) for f in find_statements(text, at("2024-06-01T09:00:00"))] == expected

@@ -220,6 +220,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("pet_stop", rf"我{_ZADV}(?:不再养|没有再养|已经不养)(?P<v>.+?)了?"),
     _zh("pet_stop", rf"(?:把|将)(?P<v>.{{1,6}}?)(?:送人了|送给了.+|送走了)"),
     _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>.{{1,6}}?)(?:已经)?(?:分手了|离婚了|分开了|分了|掰了)"),
+    _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>[^，。,的]{{1,6}}?)(?:已经|早就|早已)?(?:不再|不|没有再|没再|没)在一起了?.*"),
     _zh("job_at", rf"{_ZI}{_ZADV}在(?P<v>.{{2,20}}?)(?:当|做|担任|干)(?P<role>.{{1,12}}?)了?"),
     _zh("employer_join", rf"我{_ZADV}(?:跳槽到了?|跳槽去了?|换到|转到|调到|跳到|入职了?|加入了?)(?P<v>.+?)(?:工作|上班)?了?"),
     _zh("employer", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习)了?"),
@@ -235,6 +236,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("instrument", rf"我{_ZADV}(?:在学|开始学|改学|学|弹|拉|练)(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶).*"),
     _zh("pet", rf"我(?:家|们家)?的?(?P<kind>[\u4e00-\u9fff]{{0,3}}?(?:猫|狗|兔子|鹦鹉|仓鼠|乌龟))(?P<v>[\u4e00-\u9fff]{{2}})(?:正|在|又|总|今天|每天|特别|很|最|就|刚|也|还).*"),
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?P<kind>.{{1,4}}?)(?:，|,)?(?:叫|名叫|名字叫)(?P<v>.+?)"),
+    # the name first: "养了一只叫团子的橘猫"
+    _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?:叫|名叫)(?P<v>[^，。,的]{{1,4}})的"
+               rf"(?P<kind>[\u4e00-\u9fff]{{1,4}}?(?:猫|狗|兔子|兔|鹦鹉|仓鼠|乌龟|鱼))"),
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
     _zh("partner", rf"我{_ZADV}(?:的)?(?:新|现任|现在的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
     _zh("partner", rf"我?{_ZADV}(?:和|跟)(?:一个)?叫(?P<v>[^，。,的]{{1,4}})的(?:女生|男生|女孩|男孩|姑娘|小伙子?|人)(?:在)?"
@@ -265,7 +269,7 @@ _TRAIL_EN = re.compile(
     r"|to (?:replace|save|get|make|help|be|keep|cut) .+|and (?:i|we|love|loving|it|it's|have|am|are)\b.*"
     r"|in (?:the )?(?:spring|summer|autumn|fall|winter)\b.*|" + CIRCUMSTANCE_EN
     + r"|after|before|when|while|and|but|then|until)$", re.I)  # a word left alone by the date words cut out
-_TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上班|一直|现在|目前"
+_TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上下班|去上班|上班|通勤|一直|现在|目前"
                        r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍))+$")
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|家|所|个)")
 _LEAD_EN = re.compile(r"^(?:been\s+)?(?:(?:a|an|the|my|our|some)\s+)?", re.I)  # "it's been rooibos …"
