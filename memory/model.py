@@ -170,3 +170,4 @@ class ExtractedMemory:
     value: str | None = None
     entities: list[ExtractedEntity] = field(default_factory=list)
     began: datetime | None = None  # when the stated fact began, from date words in it ("two weeks ago")
+    ends: str | None = None  # what a closing names ("Twitter" of "I quit Twitter"): it ends a held value it names

@@ -201,6 +201,8 @@ def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[floa
     """Whether a closing ended only values older than the latest word that still stands: "Rufus died" ends the
     dog, not the kitten got after him. A closing known only as a turn ("no pets any more") ends everything."""
     closing = next((u for u in held if u.id == closing_id), None)
+    if closing is not None and closing.valid_until == closing.valid_from:
+        return bool(positive)  # it ended something the slot did not hold ("I quit Twitter" while at Deloitte)
     ended = [u for u in held if closing is not None and u.valid_until is not None and u.value is not None
              and u.valid_until == closing.valid_from]
     return bool(ended and positive) and positive[-1][0] > max(u.valid_from.timestamp() for u in ended)

@@ -164,19 +164,21 @@ class Placement:
 def place(timeline: list[tuple[MemoryUnit, object]], new: MemoryUnit) -> Placement:
     """Put `new` into a slot's timeline of (unit, handle) pairs sorted by valid_from.
 
-    The value holding the slot when `new` begins is closed at that moment (unless it says the same
-    thing: a confirmation); a value that begins later than `new` closes `new` in turn."""
+    The value holding the slot when `new` begins (the latest still open then) is closed at that moment
+    (unless it says the same thing: a confirmation); a value that begins later than `new` closes `new` in
+    turn. An ending of something the slot did not hold ("I quit Twitter" while at Deloitte) is closed as
+    it begins and holds the slot for no moment."""
     start = ensure_utc(new.valid_from)
-    before = [(u, h) for u, h in timeline if ensure_utc(u.valid_from) <= start]
+    holding = [(u, h) for u, h in timeline if ensure_utc(u.valid_from) <= start
+               and (u.valid_until is None or ensure_utc(u.valid_until) > start)]
     after = [(u, h) for u, h in timeline if ensure_utc(u.valid_from) > start]
     placement = Placement(next=after[0][1] if after else None)
-    if before:
-        unit, handle = before[-1]
-        if unit.valid_until is None or ensure_utc(unit.valid_until) > start:
-            if same_value(unit.value, new.value):
-                placement.confirms = handle
-            else:
-                placement.closes = handle
+    if holding:
+        unit, handle = holding[-1]
+        if same_value(unit.value, new.value):
+            placement.confirms = handle
+        else:
+            placement.closes = handle
     return placement
 
 

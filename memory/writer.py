@@ -13,7 +13,7 @@ from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor, is_question
 from .extract.han import HAN_CHAR
-from .extract.held_values import closed_values, may_end as _may_end
+from .extract.held_values import closed_values, may_end as _may_end, names_either
 from .index import context_key
 from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .slots import TEMPLATES
@@ -22,6 +22,9 @@ from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED
 from .write_path import WritePath, WriteReport
 
 CONTEXT_TURNS = 2  # earlier turns of the session whose keywords a chat turn is also found by (as context keys)
+# Slots whose values are names (an employer, a pet, a car …): a closing there ends only a value it names. A diet,
+# a job, a commute or a drink is ended by other words than it was stated with ("not veggie any more").
+NAMED_VALUE_CLASSES = frozenset({"employer", "pet", "partner", "car", "instrument", "phone_model", "school"})
 
 
 class MessageWriter:
@@ -109,7 +112,7 @@ class MessageWriter:
                     source_id=source_id, message_id=msg.message_id,
                 )
                 new = NewMemory(unit, content, extracted.entities or entities, event)
-                if unit.slot and not self.place(new, timelines, changes, report):
+                if unit.slot and not self.place(new, timelines, changes, report, ends=extracted.ends):
                     continue
                 changes.memories.append(new)
                 said.append(unit)
@@ -162,16 +165,25 @@ class MessageWriter:
         texts = self.store.recent_turn_texts(session_id, CONTEXT_TURNS)
         return deque((self.write_path.tokenize(t) for t in texts), maxlen=CONTEXT_TURNS)
 
-    def place(self, new: NewMemory, timelines: dict, changes: Changes, report: WriteReport) -> bool:
-        """Fit a slot value into the slot's timeline; False when it only confirms the value then."""
+    def place(self, new: NewMemory, timelines: dict, changes: Changes, report: WriteReport,
+              ends: str | None = None) -> bool:
+        """Fit a slot value into the slot's timeline; False when it only confirms the value then. A closing
+        that names what it `ends` closes the value holding the slot only if one of the two names the other:
+        "I quit Twitter" ends no job at Deloitte (it is kept, closed as it begins)."""
         slot = new.unit.slot
         timeline = timelines.get(slot)
         if timeline is None:
             timeline = timelines[slot] = [(u, u.id) for u in self.store.slot_timeline(*slot)]
-        placement = place([(h.unit if isinstance(h, NewMemory) else u, h) for u, h in timeline], new.unit)
+        units = [(h.unit if isinstance(h, NewMemory) else u, h) for u, h in timeline]
+        placement = place(units, new.unit)
         if placement.confirms is not None:
             report.confirmations += 1
             return False
+        holder = next((u for u, h in units if h is placement.closes), None) if placement.closes is not None else None
+        if (ends and holder is not None and holder.value and new.unit.attribute in NAMED_VALUE_CLASSES
+                and not names_either(ends, holder.value)):
+            new.unit.valid_until = new.unit.valid_from
+            placement.closes = placement.next = None
         if placement.closes is not None:
             changes.supersessions.append(Supersession(placement.closes, new))
         if placement.next is not None:

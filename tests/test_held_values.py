@@ -2,7 +2,7 @@
 English and Chinese; someone else's loss, or a thing only mentioned, closes nothing."""
 from memory import ChatMessage
 from memory.embed import HashingEmbedder
-from memory.extract.held_values import closed_values, may_end
+from memory.extract.held_values import closed_values, may_end, names_either
 from tests.helpers import at, open_engram
 
 HELD = {"car": ["Fiat Panda"], "drink_preference": ["herbal tea"], "employer": ["Acme Corp"], "pet": ["Rufus"],
@@ -84,5 +84,39 @@ def test_a_pet_that_died_after_a_new_one_came_leaves_the_new_one_as_what_the_use
         results = engram.recall("What animal do I have at home now?").results
         assert "Saffron" in results[0].unit.content
         assert any(r.unit.content == "User has a pet: dog Rufus." and not r.valid for r in results)  # closed, kept
+    finally:
+        engram.close()
+
+
+def test_a_closing_that_names_something_else_ends_nothing_the_user_holds():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.remember("I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"))
+        engram.remember("I quit Twitter, best decision ever.", at=at("2024-03-10T09:00:00"))
+        timeline = {u.content: u for u in engram.store.slot_history("user", "employer")}
+        assert timeline["User works at Deloitte."].valid_until is None
+        quit_twitter = timeline["User no longer works at Twitter."]
+        assert quit_twitter.valid_until == quit_twitter.valid_from  # kept, holding the slot for no moment
+        assert engram.recall("Where do I work?").results[0].unit.content == "User works at Deloitte."
+        engram.remember("I joined Google.", at=at("2024-07-10T09:00:00"))  # a later value still ends Deloitte
+        assert engram.recall("Where do I work?").results[0].unit.content == "User joined Google."
+        assert engram.store.open_values("user")["employer"] == ["Google"]
+        engram.remember("I left Google.", at=at("2024-09-10T09:00:00"))  # a closing that names it ends it
+        assert "employer" not in engram.store.open_values("user")
+    finally:
+        engram.close()
+
+
+def test_names_either_matches_a_value_by_the_names_they_share():
+    assert names_either("Deloitte", "Deloitte UK") and names_either("senior nurse", "nurse")
+    assert not names_either("Twitter", "Deloitte") and names_either("网易", "网易科技")
+
+
+def test_a_closing_that_names_no_one_ends_the_partner_whoever_it_was():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.remember("My girlfriend is called Priya.", at=at("2024-01-10T09:00:00"))
+        engram.remember("We broke up last night.", at=at("2024-03-10T09:00:00"))
+        assert "partner" not in engram.store.open_values("user")
     finally:
         engram.close()

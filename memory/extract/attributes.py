@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
 
-__all__ = ["AttributeFact", "JOB_WORDS", "STATEMENT_MARK", "VERB_FIRST", "resolve", "statement_marks", "statement_topics"]
+__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED_PARTNER", "VERB_FIRST", "resolve",
+           "statement_marks", "statement_topics"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ _WORK_MODE = (r"(?:\s+(?:nights|days|evenings|weekends|mornings|shifts|night shi
               r"|from home|freelance|locum|on contract|as a contractor))?")
 _ART = r"(?:(?:a|an|the|my|our)\s+)?"
 _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
+UNNAMED_PARTNER = "their partner"  # what "we broke up" ends: whoever the partner was
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
 _TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
 
@@ -344,7 +346,7 @@ def resolve(clause: str) -> list[AttributeFact]:
         groups = m.groupdict()
         raw = groups.get("v") or groups.get("v2") or ""
         if kind == "partner_stop" and not raw:
-            raw = "their partner"
+            raw = UNNAMED_PARTNER
         if kind == "job_does":
             if _NOT_HOBBY.search(raw):
                 continue  # "I drive to work every day" is a commute

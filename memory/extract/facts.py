@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, TEMPLATES
 from .compress import compress
-from .attributes import CIRCUMSTANCE_EN, VERB_FIRST, AttributeFact
+from .attributes import CIRCUMSTANCE_EN, UNNAMED_PARTNER, VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
@@ -186,6 +186,10 @@ _LIKE_VERBS_EN = {
 _NEGATIVE_LIKES = {"hate", "dislike", "detest", "can't stand", "cannot stand", "不喜欢", "不太喜欢", "讨厌", "很讨厌"}
 
 
+# what a rule builds: (content, attribute, value, what a closing names)
+Built = tuple[str, "str | None", "str | None", "str | None"]
+
+
 @dataclass
 class Found:
     """A memory stated in a message: its content, slot and value, and its span in the text."""
@@ -197,6 +201,7 @@ class Found:
     end: int
     type: str = "user_profile"
     began: datetime | None = None  # from date words in the clause ("since March", "两周前")
+    ends: str | None = None  # what a closing names ("Twitter" of "I quit Twitter")
 
 
 def _trim_value(value: str, lang: str, strict: bool = True) -> str:
@@ -236,8 +241,8 @@ def _attr_slot(attr: str, lang: str) -> str:
     return ALIASES.get(attr, attr)
 
 
-def _build(rule: _Rule, m: re.Match[str]) -> tuple[str, str | None, str | None] | None:
-    """(content, attribute, value) for a matched rule, or None when the value is not usable."""
+def _build(rule: _Rule, m: re.Match[str]) -> Built | None:
+    """(content, attribute, value, ends) for a matched rule, or None when the value is not usable."""
     lang, kind = rule.lang, rule.kind
     raw = m.group("v")
     if kind in ("name", "name_cap"):
@@ -259,17 +264,19 @@ def _build(rule: _Rule, m: re.Match[str]) -> tuple[str, str | None, str | None] 
     return _template(kind, value, lang)
 
 
-def _template(kind: str, value: str, lang: str, slot_value: str | None = None) -> tuple[str, str | None, str | None]:
+def _template(kind: str, value: str, lang: str, slot_value: str | None = None) -> Built:
     """Content from the kind's sentence template. A negation ("no longer …") fills its slot with no value:
-    it closes the value held before, and is never itself the answer to what the user has now."""
+    it closes the value held before, and is never itself the answer to what the user has now; what it names
+    is kept beside it, so that it closes only a value it names ("I quit Twitter" leaves Deloitte)."""
     attribute, template = TEMPLATES[kind]
     content = template.text(lang).format(v=value)
     if template.closes:
-        return content, attribute, None
-    return content, attribute, (slot_value or value) if attribute else None
+        named = slot_value or value
+        return content, attribute, None, None if named == UNNAMED_PARTNER else named
+    return content, attribute, (slot_value or value) if attribute else None, None
 
 
-def _build_attr(m: re.Match[str], lang: str) -> tuple[str, str | None, str | None] | None:
+def _build_attr(m: re.Match[str], lang: str) -> Built | None:
     """`my X is Y` / `我的X是Y` -> slot (user, X)."""
     attr, value = m.group("a").strip(), _trim_value(m.group("v"), lang, strict=False)
     slot = _attr_slot(attr, lang)
@@ -279,10 +286,10 @@ def _build_attr(m: re.Match[str], lang: str) -> tuple[str, str | None, str | Non
     if not value or (lang == "en" and not _is_attribute_value(attr, value)):
         return None
     if lang == "en":
-        return f"User's {attr} {m.group('be').lower()} {_third_person(value, sentence_start=False)}.", slot, value
+        return f"User's {attr} {m.group('be').lower()} {_third_person(value, sentence_start=False)}.", slot, value, None
     attr = attr.strip("的")
     owner = "用户" if attr.startswith("最") else "用户的"
-    return f"{owner}{attr}{m.group('be')}{value}。", slot, value
+    return f"{owner}{attr}{m.group('be')}{value}。", slot, value, None
 
 
 def _is_attribute_value(attr: str, value: str) -> bool:
@@ -306,7 +313,7 @@ def _category(value: str) -> str | None:
     return None
 
 
-def _build_prefer(raw: str, lang: str) -> tuple[str, str | None, str | None] | None:
+def _build_prefer(raw: str, lang: str) -> Built | None:
     """`I prefer X over Y` -> preference, slotted when X has a category."""
     parts = _PREFER_SPLIT.split(raw, maxsplit=1)
     value = _trim_value(parts[0], lang, strict=False)
@@ -318,10 +325,10 @@ def _build_prefer(raw: str, lang: str) -> tuple[str, str | None, str | None] | N
         content = f"User prefers {value}" + (f" over {other}" if other else "") + "."
     else:
         content = f"用户偏好{value}" + (f"而不是{other}" if other else "") + "。"
-    return content, attribute, value if attribute else None
+    return content, attribute, value if attribute else None, None
 
 
-def _build_like(verb: str, raw: str, lang: str) -> tuple[str, str | None, str | None] | None:
+def _build_like(verb: str, raw: str, lang: str) -> Built | None:
     """`I like X` / `我不喜欢X`; only positive answer-style likes get a slot."""
     value = _trim_value(raw, lang, strict=False)
     if not value or value.lower() in _NOT_LIKED or value.split()[0].lower() in _NOT_LIKED:
@@ -333,7 +340,7 @@ def _build_like(verb: str, raw: str, lang: str) -> tuple[str, str | None, str | 
     if verb not in _NEGATIVE_LIKES and "not" not in verb and "n't" not in verb and _ANSWER.search(value):
         attribute = "answer_style"
     content = f"User {_LIKE_VERBS_EN[verb]} {value}." if lang == "en" else f"用户{verb}{value}。"
-    return content, attribute, value if attribute else None
+    return content, attribute, value if attribute else None, None
 
 
 def is_question(text: str) -> bool:
@@ -377,7 +384,7 @@ def _strip_lead(clause: str, pattern: re.Pattern[str]) -> tuple[str, int]:
     return (clause[m.end() :], m.end()) if m else (clause, 0)
 
 
-def _match_clause(body: str) -> list[tuple[str, str | None, str | None]]:
+def _match_clause(body: str) -> list[Built]:
     """What a clause body states: the attribute resolver's facts, else the first memory rule that matches."""
     body = body.strip().rstrip(".!。！")
     facts = resolve_attributes(body)
@@ -569,8 +576,8 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
         elif not HAN_CHAR.match(body) and _VERB_FIRST.match(body):
             body = "I " + body  # "Started keto last week": a user's own news drops the subject too
         built = _match_clause(_expand(body))
-        for content, attribute, value in built:
-            yield Found(content, attribute, value, start, end, began=clause_began or sentence_began)
+        for content, attribute, value, ends in built:
+            yield Found(content, attribute, value, start, end, began=clause_began or sentence_began, ends=ends)
         if not built and remembering:
             rest.append((start + cut + cut2 + cut3, end))
     if rest:
@@ -604,7 +611,7 @@ def to_memories(found: list[Found], ents: list[ExtractedEntity]) -> list[Extract
         seen.add(content)
         inside = _unique(e for e in ents if e.start >= f.start and e.end <= f.end)
         subject = "user" if f.attribute else None
-        out.append(ExtractedMemory(content, f.type, subject, f.attribute, f.value, inside, began=f.began))
+        out.append(ExtractedMemory(content, f.type, subject, f.attribute, f.value, inside, began=f.began, ends=f.ends))
     return out
 
 

@@ -15,7 +15,7 @@ import re
 
 from .han import HAN_CHAR
 
-__all__ = ["closed_values", "may_end"]
+__all__ = ["closed_values", "may_end", "names_either"]
 
 _ENDING_VERBS_EN = (r"sold|got rid of|gave away|given away|gave up|given up|quit|ditched|cancell?ed|rehomed|re-homed"
                     r"|scrapped|broke up with|split up with|split from|divorced|moved out of|moved away from|resigned from")
@@ -84,6 +84,11 @@ def _ended_part(clause: str) -> str | None:
         return clause  # the value stands before the verb ("卡罗拉卖了") or after it ("卖了卡罗拉")
     m = _ENDING_EN.match(clause)
     return clause[m.end():] if m else None
+
+
+def names_either(a: str, b: str) -> bool:
+    """Whether one of two values names the other ("Deloitte" and "Deloitte UK", "nurse" and "senior nurse")."""
+    return _names(a, b) or _names(b, a)
 
 
 def _names(part: str, value: str) -> bool:
