@@ -506,6 +506,14 @@ def test_being_with_a_company_is_no_partner():
     ("I drive to work every day, forty minutes each way.", []),
     ("Jonas moved out in March. I've since started seeing someone new, Aiko.", []),
     ("Japanese food is my favourite.", []),
+    ("I switched banks to Monzo.", []),  # a bank the user banks with, not an employer
+    ("I drive my wife mad with my snoring.", []),
+    ("I teach myself guitar from YouTube videos.", []),
+    ("I started the new Murakami book last night.", []),
+    ("I started therapy last month.", []),
+    ("I drink way too much coffee when I'm stressed.", [("drink_preference", "coffee")]),
+    ("I drive a taxi in Leeds.", [("occupation", "driving a taxi in Leeds")]),
+    ("I've taken up climbing.", [("hobby", "climbing")]),
 ])
 def test_a_value_is_what_was_said_without_when_or_how_it_came_about(text, expected):
     written = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)

@@ -188,7 +188,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("car", rf"(?:i\s+)?{_HAVE}(?:traded|swapped|exchanged|part-exchanged)\s+.+?\s+(?:in\s+)?for\s+(?:a|an)\s+"
                rf"(?:(?:brand\s+)?new\s+|used\s+|second-?hand\s+|pre-owned\s+|\d{{4}}\s+)*"
                rf"(?P<v>{_CAR_BRANDS}(?:\s+[\w-]+){{0,2}}){_TAIL}"),
-    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+(?!as\b|at\b|with\b|work|seeing\b|dating\b|going out\b|(?:a\s+)?(?:new\s+)?job\b)(?P<v>[a-z][\w -]{{2,40}}?)"
+    # an activity, not a thing begun ("started the new Murakami book"), a partner, a job or a treatment
+    _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+"
+                 rf"(?!as\b|at\b|with\b|work|seeing\b|dating\b|going out\b|(?:a\s+)?(?:new\s+)?job\b"
+                 rf"|(?:the|this|that|my|his|her|their|our|your)\b|(?:therapy|counselling|counseling|medication|treatment|physio|antibiotics|chemo|rehab)\b)(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
     _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
     # --- more ways of saying a value ---------------------------------------------------------
@@ -208,7 +211,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                      rf"(?:new\s+|little\s+|first\s+|own\s+)*{_HOME_NOUN}\s+(?:in|on)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"(?:(?:my|our)\s+)?home\s+(?:has been|is now|is)\s+(?:a\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:in|outside|near|just outside)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"{_I}\s*{_BE}\s+(?:now\s+)?(?:in|living in)\s+(?P<v>{_NAME})\s+(?:now|these days|nowadays){_TAIL}"),
-    _en("job_does", rf"i\s+{_ADV}(?P<v>(?:teach|nurse|coach|tutor|lecture|program|code|cook|drive|design|edit|translate)\s+.+)"),
+    # a job by what one does ("I teach maths", "I drive a bus"); not "I teach myself", "I drive my wife mad"
+    _en("job_does", rf"i\s+{_ADV}(?P<v>(?:(?:teach|nurse|coach|tutor|lecture|program|code|cook|design|edit|translate)\s+"
+                    rf"(?!myself\b|yourself\b|ourselves\b|themselves\b)|drive\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?"
+                    rf"(?:bus|buses|taxi|cab|lorry|lorries|truck|van|train|tram|ambulance|forklift|tractor|coach|for\s+\w+)\b).*)"),
     _en("occupation", rf"i\s+(?:make|earn)\s+(?:my|a)\s+living\s+as\s+(?:a|an)?\s*(?P<v>.+?)"),
     _en("pet", rf"{_I}\s+{_HAVE}(?:have|got|have got|adopted|rescued)\s+(?:a pair of|a couple of|two|three|four|\d+)\s+"
                rf"(?P<kind>{_PET})(?:\s+now)?,?\s+(?P<v>{_CAP}\w+(?:\s+and\s+{_CAP}\w+)?){_TAIL}"),
@@ -262,7 +268,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
 CIRCUMSTANCE_EN = (
     r"on (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays|weekends|the weekend)\b.*|after all|in the end"
     r"|at (?:long )?last|for (?:years|months|weeks|ages|a while|a bit|good|now|the time being)\b.*|now that .+"
-    r"|in the sales?\b.*|on sale\b.*|on offer\b.*")
+    r"|in the sales?\b.*|on sale\b.*|on offer\b.*|when(?:ever)? i\b.*")
 _TRAIL_EN = re.compile(
     r"\s+(?:now|nowadays|these days|at the moment|right now|instead|too|as well|again|already|anymore|any more"
     r"|full[- ]time|part[- ]time|since .+|for (?:about |over |nearly |almost )?(?:\d+|a|an|one|two|three|four|five"
@@ -298,6 +304,9 @@ _SWITCH_KINDS = {"drink_preference": "drink_switch", "instrument": "instrument",
                  "commute": "commute"}
 _GENERIC_THING = re.compile(r"^(?:(?:new|old|mobile|smart)\s*)?(?:phone|car|vehicle|instrument|手机|车|汽车|新车|乐器)$", re.I)
 _ZH_STUDYING = re.compile(r"(?:读博|读研|读硕士?|读本科|读大学|读书|上学|念书|进修)$")
+# "switched banks to Monzo", "changed energy suppliers": a service the user buys, not where they work
+_SERVICE_SWITCH = re.compile(r"^(?:my\s+)?(?:[\w-]+\s+)?(?:banks?|insurers?|providers?|suppliers?|networks?|supermarkets?"
+                             r"|broadband|mortgage lenders?|lenders?)$", re.I)
 _MOVE_VERB = re.compile(r"\b(?:moved|relocated|went|gone|packed up)\b|搬", re.I)
 
 
@@ -309,7 +318,7 @@ def _switched(body: str, lang: str, loose: bool = False) -> list[AttributeFact]:
     new = _clean(found.new, lang)
     if not new or new.lower() in _NOT_VALUES or len(new) > 60:
         return []
-    attribute = value_class(new) or value_class(found.old)
+    attribute = value_class(new) or (None if _SERVICE_SWITCH.match(found.old) else value_class(found.old))
     if attribute is None and _MOVE_VERB.search(body) and re.match(rf"{_CAP}", new):
         attribute = "home_location"
     kind = _SWITCH_KINDS.get(attribute or "")

@@ -152,7 +152,8 @@ _NOT_ATTRIBUTE_VALUES = set(
 _NOT_LIKED = _PRONOUN_VALUES | set("how what when where why which who to the thought".split())
 _BAD_EMPLOYERS = set("home night weekends the moment 家 家里 这 这里 那里 这儿 那儿 公司 外面 线上 远程".split())
 _EN_LEADING = re.compile(
-    r"^(?:a lot of|lots of|a cup of|a glass of|cups of|a|an|the|some|mostly|mainly|only)\s+", re.I
+    r"^(?:(?:way\s+)?too much|far too much|loads of|a lot of|lots of|a cup of|a glass of|cups of|a|an|the|some|mostly"
+    r"|mainly|only)\s+", re.I
 )
 _EN_TRAILING = re.compile(
     r"\s+(?:now|nowadays|these days|every (?:day|morning|evening|night|week)"
