@@ -166,8 +166,8 @@ def place(timeline: list[tuple[MemoryUnit, object]], new: MemoryUnit) -> Placeme
 
     The value holding the slot when `new` begins (the latest still open then) is closed at that moment
     (unless it says the same thing: a confirmation); a value that begins later than `new` closes `new` in
-    turn. An ending of something the slot did not hold ("I quit Twitter" while at Deloitte) is closed as
-    it begins and holds the slot for no moment."""
+    turn. An entry closed as it begins (an ending of something the slot did not hold, "I quit Twitter"
+    while at Deloitte: `MessageWriter.place`) holds the slot for no moment."""
     start = ensure_utc(new.valid_from)
     holding = [(u, h) for u, h in timeline if ensure_utc(u.valid_from) <= start
                and (u.valid_until is None or ensure_utc(u.valid_until) > start)]

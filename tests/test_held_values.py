@@ -120,3 +120,17 @@ def test_a_closing_that_names_no_one_ends_the_partner_whoever_it_was():
         assert "partner" not in engram.store.open_values("user")
     finally:
         engram.close()
+
+
+def test_within_one_import_a_closing_of_something_else_leaves_the_held_value_to_be_ended_by_name():
+    engram = open_engram(embedder=HashingEmbedder())
+    try:
+        engram.import_messages([
+            ChatMessage(role="user", content="I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"), session_id="s1"),
+            ChatMessage(role="user", content="I quit Twitter, best decision ever.", at=at("2024-03-10T09:00:00"),
+                        session_id="s1"),
+            ChatMessage(role="user", content="Resigned from Deloitte today.", at=at("2024-06-10T09:00:00"), session_id="s1"),
+        ])
+        assert "employer" not in engram.store.open_values("user")
+    finally:
+        engram.close()

@@ -191,7 +191,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # an activity, not a thing begun ("started the new Murakami book"), a partner, a job or a treatment
     _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+"
                  rf"(?!as\b|at\b|with\b|work|seeing\b|dating\b|going out\b|(?:a\s+)?(?:new\s+)?job\b"
-                 rf"|(?:the|this|that|my|his|her|their|our|your)\b|(?:therapy|counselling|counseling|medication|treatment|physio|antibiotics|chemo|rehab)\b)(?P<v>[a-z][\w -]{{2,40}}?)"
+                 rf"|(?:the|this|that|my|his|her|their|our|your)\b"
+                 rf"|(?:therapy|counselling|counseling|medication|treatment|physio|antibiotics|chemo|rehab)\b)"
+                 rf"(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
     _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
     # --- more ways of saying a value ---------------------------------------------------------
@@ -416,7 +418,8 @@ VERB_FIRST = re.compile(
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
-    r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped|cancell?ed|canceled)\b", re.I)
+    r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
+    r"|cancell?ed|canceled)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
