@@ -325,6 +325,10 @@ def test_a_phone_question_by_meaning_reads_the_phone_model_slot_not_the_phone_nu
     ("我跟阿杰已经不在一起了。", [("partner", None)]),  # an ending, not a partner called "阿杰已经不"
     ("我每天开一辆白色的卡罗拉上下班。", [("car", "白色的卡罗拉")]),
     ("我养了一只叫团子的橘猫。", [("pet", "团子")]),
+    ("我戒烟了。", []),  # smoking is no drink: it had stored "用户不再喝烟" and closed the user's drink
+    ("我戒了三天烟又抽上了。", []),
+    ("我把酒戒了。", [("drink_preference", None)]),
+    ("我最近迷上了一部美剧。", [("hobby", "美剧")]),
 ])
 def test_chinese_values_say_no_more_than_the_value(text, expected):
     assert [(f.attribute, f.value) for f in find_statements(text, at("2024-06-01T09:00:00"))] == expected

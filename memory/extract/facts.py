@@ -106,9 +106,10 @@ _MEMORY_RULES = [
     _zh("name", r"(?:我叫|我的名字是|我的名字叫|我名字叫|我名字是|叫我|大家都叫我|你可以叫我)(?P<v>.+?)"),
     _zh("drink_stop", rf"我{_ZADV}(?:不再|再也不|不)喝(?P<v>.+?)了"),
     _zh("drink_stop", rf"我{_ZADV}不再喝(?P<v>.+?)"),
-    _zh("drink_stop", rf"我{_ZADV}(?:戒掉了|戒了)(?P<v>.+?)"),
-    _zh("drink_stop", rf"我{_ZADV}(?:把)(?P<v>.+?)(?:戒掉了|戒了)"),
-    _zh("drink_stop", rf"我{_ZADV}戒(?P<v>.+?)了"),
+    # 戒 ends a drink, not smoking ("我戒烟了") or a relapse ("戒了三天烟又抽上了")
+    _zh("drink_stop", rf"我{_ZADV}(?:戒掉了|戒了)(?P<v>[^烟]+?)"),
+    _zh("drink_stop", rf"我{_ZADV}(?:把)(?P<v>[^烟]+?)(?:戒掉了|戒了)"),
+    _zh("drink_stop", rf"我{_ZADV}戒(?P<v>[^烟]+?)了"),
     _zh("drink_not", rf"我{_ZADV}(?:不|从不|从来不)喝(?P<v>.+?)"),
     _zh("drink_switch", rf"我{_ZADV}(?:改喝|换喝|改成喝|换成喝|开始喝)了?(?P<v>.+?)了?"),
     _zh("switch", rf"我{_ZADV}(?:改成|换成)了?(?P<v>.+?)了?"),
