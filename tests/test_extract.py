@@ -518,3 +518,23 @@ def test_being_with_a_company_is_no_partner():
 def test_a_value_is_what_was_said_without_when_or_how_it_came_about(text, expected):
     written = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)
     assert [(f.attribute, f.value) for f in find_statements(text, written)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # what one leaves, quits or moves out of, followed by an object or a place, ends nothing
+    ("I left London at 6am for the meeting.", []),
+    ("I left Tom a voicemail.", []),
+    ("I left Amazon a bad review.", []),
+    ("I left Spotify for Apple Music.", []),
+    ("I broke up with my old routine.", []),
+    ("I moved out of the spare room into the master bedroom.", []),
+    # … and what ends a job, a school, a home or a partner still does
+    ("I left Deloitte after six years.", [("employer", "Deloitte")]),
+    ("I've left my job at Acme.", [("employer", "Acme")]),
+    ("I dropped out of UCL in my second year.", [("school", "UCL")]),
+    ("I moved out of London.", [("home_location", "London")]),
+    ("We broke up last night.", [("partner", None)]),
+])
+def test_a_closing_names_what_ended_and_nothing_else_is_one(text, expected):
+    written = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)
+    assert [(f.attribute, f.ends) for f in find_statements(text, written)] == expected

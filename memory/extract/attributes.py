@@ -38,6 +38,9 @@ _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
 UNNAMED_PARTNER = "their partner"  # what "we broke up" ends: whoever the partner was
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
 _TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
+# what may follow a closing's name: when or why, not an object ("I left Tom a voicemail", "I left London at 6am")
+_ENDING_TAIL = (r"(?:\s*,.*|\s+(?:after|last|in|on|this|today|yesterday|to|and|because|for good|earlier|recently|finally"
+                r"|(?:\w+\s+)?(?:days?|weeks?|months?|years?)\s+ago)\b.*)?")
 
 JOB_WORDS = (
     "accountant actor actress administrator analyst architect artist assistant attorney auditor baker barista "
@@ -95,12 +98,18 @@ _ZI = r"(?:我们|我)"
 # First match wins: negations and specific frames before general ones.
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- negations: they close a value -----------------------------------------------------
-    _en("home_stop", rf"{_I}\s+{_HAVE}(?:moved|moved out)\s+(?:away\s+)?(?:out\s+)?of\s+(?P<v>.+?)"),
+    # out of a place or a home, not a room ("moved out of the spare room into the master bedroom")
+    _en("home_stop", rf"{_I}\s+{_HAVE}(?:moved|moved out)\s+(?:away\s+)?(?:out\s+)?of\s+(?P<v>{_CAP}.*?|(?:my|our|the)\s+"
+                     rf"(?:[\w'-]+\s+){{0,2}}?(?:flat|house|place|apartment|home|digs|halls|studio|cottage|houseboat|parents'?"
+                     rf"|mum's|dad's|mom's)(?:\s+(?:place|house|flat))?(?:\s+in\s+{_NAME})?){_ENDING_TAIL}"),
     _en("home_stop", rf"{_I}\s*(?:{_BE}|was|were)\s+(?:not|no longer)\s+(?:living\s+|based\s+)?in\s+(?P<v>{_NAME})(?:\s+any\s?(?:more|longer))?{_TAIL}"),
     _en("partner_stop", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+(?:are|were)\s+(?:not|no longer)\s+(?:together|a couple|an item|seeing each other){_TAIL}"),
     _en("partner_stop", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+{_HAVE}(?:split up|split|broke up|separated|divorced|called it quits"
                         rf"|parted ways|went our separate ways|ended things){_TAIL}"),
-    _en("partner_stop", rf"(?:i|we)\s+{_HAVE}(?:split up|broke up|separated|divorced|called it quits|parted ways|ended things)(?P<v>){_TAIL}"),
+    # "we broke up", not "I broke up with my old routine"
+    _en("partner_stop", rf"(?:i|we)\s+{_HAVE}(?:split up|broke up|separated|divorced|called it quits|parted ways|ended things)"
+                        rf"(?!\s+with\s+(?!(?:him|her|them)\b|my\s+(?:partner|girlfriend|boyfriend|wife|husband|fianc\w*|other half"
+                        rf"|ex)\b|{_CAP}))(?P<v>){_TAIL}"),
     _en("pet_stop", rf"(?P<v>{_CAP}\w+)\s+(?:is|was)\s+(?:no longer with us|not with us any\s?more|put down|put to sleep)"
                     rf"|(?P<v2>{_CAP}\w+)\s+(?:had to be put down|crossed the rainbow bridge){_TAIL}"),
     _en("pet_stop", rf"(?:i|we)\s+{_HAVE}(?:lost|had to rehome|rehomed|had to give up|gave away|given away)\s+"
@@ -116,7 +125,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("occupation_stop", rf"i\s+(?:do not|no longer)\s+(?P<v>\w+)\s+(?:professionally|for a living|for work)(?:\s+any\s?(?:more|longer))?{_TAIL}"),
     _en("occupation_stop", rf"i\s*{_BE}\s+not\s+(?:a|an)\s+(?P<v>{_JOB})\s+(?:any\s?more|any longer){_TAIL}"),
     _en("instrument_stop", rf"i\s+(?:have not|had not)\s+(?:played|touched|picked up)\s+{_INSTRUMENT}\s+(?:in|for)\s+.+"),
-    _en("employer_stop", rf"i\s+{_HAVE}(?:left|quit|resigned from)\s+(?:my\s+(?:job|role|position)\s+(?:at|with)\s+)?(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_stop", rf"i\s+{_HAVE}(?:left|quit|resigned from)\s+(?:my\s+(?:job|role|position)\s+(?:at|with)\s+)?"
+                         rf"(?P<v>{_NAME.replace('of|for|and', 'of|and')}){_ENDING_TAIL}"),  # "left Spotify for Apple Music"
     _en("occupation_stop", rf"i\s*{_BE}\s+no longer\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
     _en("occupation_stop", rf"i\s+{_HAVE}(?:quit|stopped|gave up)\s+(?:being|working as)\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
     _en("diet_stop", rf"i\s*{_BE}\s+no longer\s+(?:a\s+)?(?P<v>{_DIET}){_TAIL}"),
@@ -124,8 +134,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("pet_stop", rf"{_I}\s+(?:don't|do not|no longer)\s+(?:have|keep|own)\s+{_ART}(?P<v>{_PET})(?:\s+(?:any\s?more|any longer))?{_TAIL}"),
     _en("pet_stop", rf"(?:my|our)\s+(?:[a-z]+\s+)?{_PET}\s+(?P<v>{_CAP}\w+)\s+(?:passed away|died|ran away){_TAIL}"),
     _en("pet_stop", rf"(?:i|we)\s+(?:gave|rehomed)\s+(?:away\s+)?{_ART}(?P<v>{_PET})\s+(?:away\s+)?to\s+.+"),
-    _en("partner_stop", rf"i\s+{_HAVE}(?:broke up with|split up with|divorced|separated from|left)\s+(?P<v>{_CAP}\w+){_TAIL}"),
-    _en("school_stop", rf"i\s+{_HAVE}(?:dropped out of|left|graduated from|finished at)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("partner_stop", rf"i\s+{_HAVE}(?:broke up with|split up with|divorced|separated from)\s+(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner_stop", rf"i\s+{_HAVE}left\s+(?P<v>{_CAP}\w+){_ENDING_TAIL}"),  # not "I left Tom a voicemail"
+    _en("school_stop", rf"i\s+{_HAVE}(?:dropped out of|left|graduated from|finished at)\s+"
+                       rf"(?P<v>{_NAME.replace('of|for|and', 'of|and')}){_ENDING_TAIL}"),
     _en("instrument_stop", rf"i\s+{_HAVE}(?:gave up|quit|stopped playing|stopped learning|sold)\s+{_INSTRUMENT}{_TAIL}"),
     _en("instrument_stop", rf"i\s+(?:do not|don't|no longer)\s+play\s+{_INSTRUMENT}(?:\s+any\s?more)?{_TAIL}"),
     _en("instrument", rf"i\s+{_ADV}{_HAVE}(?:play|played|am playing|started playing|started learning|am learning"
