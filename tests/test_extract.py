@@ -494,6 +494,9 @@ def test_being_with_a_company_is_no_partner():
     assert [(f.attribute, f.value) for f in find_statements("I'm dating Sam.")] == [("partner", "Sam")]
 
 
+WRITTEN = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)  # when the statements below were written
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Started at Meridian Press on Monday.", [("employer", "Meridian Press")]),
     ("Bought a Skoda Octavia last week after all.", [("car", "Skoda Octavia")]),
@@ -516,8 +519,7 @@ def test_being_with_a_company_is_no_partner():
     ("I've taken up climbing.", [("hobby", "climbing")]),
 ])
 def test_a_value_is_what_was_said_without_when_or_how_it_came_about(text, expected):
-    written = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)
-    assert [(f.attribute, f.value) for f in find_statements(text, written)] == expected
+    assert [(f.attribute, f.value) for f in find_statements(text, WRITTEN)] == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -536,5 +538,4 @@ def test_a_value_is_what_was_said_without_when_or_how_it_came_about(text, expect
     ("We broke up last night.", [("partner", None)]),
 ])
 def test_a_closing_names_what_ended_and_nothing_else_is_one(text, expected):
-    written = datetime(2024, 6, 1, 9, tzinfo=timezone.utc)
-    assert [(f.attribute, f.ends) for f in find_statements(text, written)] == expected
+    assert [(f.attribute, f.ends) for f in find_statements(text, WRITTEN)] == expected

@@ -1,5 +1,7 @@
 """A value the user holds, ended by naming it: "Sold the Panda" after "I drive a Fiat Panda" closes the car, in
 English and Chinese; someone else's loss, or a thing only mentioned, closes nothing."""
+import pytest
+
 from memory import ChatMessage
 from memory.embed import HashingEmbedder
 from memory.extract.held_values import closed_values, may_end, names_either
@@ -7,6 +9,13 @@ from tests.helpers import at, open_engram
 
 HELD = {"car": ["Fiat Panda"], "drink_preference": ["herbal tea"], "employer": ["Acme Corp"], "pet": ["Rufus"],
         "commute": ["bus and bike for me from now on"]}
+
+
+@pytest.fixture
+def engram():
+    engram = open_engram(embedder=HashingEmbedder())
+    yield engram
+    engram.close()
 
 
 def test_an_ending_verb_before_a_held_values_name_ends_it():
@@ -32,36 +41,28 @@ def test_chinese_values_are_ended_before_or_after_the_verb_but_not_by_others():
     assert closed_values("朋友的团子送人了。", held) == []
 
 
-def test_a_value_ended_by_name_is_history_and_the_ending_answers_what_holds_now():
-    engram = open_engram(embedder=HashingEmbedder())
-    try:
-        engram.remember("I drive a red Fiat Panda.", at=at("2024-03-04T09:00:00"))
-        engram.remember("Parking in town is impossible.", at=at("2024-03-06T09:00:00"))
-        engram.remember("My brother sold his Panda, he wants mine now.", at=at("2024-05-01T09:00:00"))
-        before = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))
-        assert before.results[0].unit.content == "User drives Fiat Panda." and before.results[0].valid
-        engram.remember("Sold the Panda last month, it's bus and bike for me from now on.", at=at("2024-07-12T09:00:00"))
-        after = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
-        assert after.results[0].unit.content == "User no longer drives Fiat Panda."
-        assert any(r.unit.content == "User drives Fiat Panda." and not r.valid for r in after.results)
-        then = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))  # what was true then stays
-        assert then.results[0].unit.content == "User drives Fiat Panda." and then.results[0].valid
-    finally:
-        engram.close()
+def test_a_value_ended_by_name_is_history_and_the_ending_answers_what_holds_now(engram):
+    engram.remember("I drive a red Fiat Panda.", at=at("2024-03-04T09:00:00"))
+    engram.remember("Parking in town is impossible.", at=at("2024-03-06T09:00:00"))
+    engram.remember("My brother sold his Panda, he wants mine now.", at=at("2024-05-01T09:00:00"))
+    before = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))
+    assert before.results[0].unit.content == "User drives Fiat Panda." and before.results[0].valid
+    engram.remember("Sold the Panda last month, it's bus and bike for me from now on.", at=at("2024-07-12T09:00:00"))
+    after = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
+    assert after.results[0].unit.content == "User no longer drives Fiat Panda."
+    assert any(r.unit.content == "User drives Fiat Panda." and not r.valid for r in after.results)
+    then = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))  # what was true then stays
+    assert then.results[0].unit.content == "User drives Fiat Panda." and then.results[0].valid
 
 
-def test_a_value_stated_and_ended_in_one_imported_chat_is_closed_by_the_later_message():
-    engram = open_engram(embedder=HashingEmbedder())
-    try:
-        engram.import_messages([
-            ChatMessage(role="user", content="I drive a red Fiat Panda.", at=at("2024-03-04T09:00:00"), session_id="s1"),
-            ChatMessage(role="user", content="Sold the Panda, bus and bike for me now.", at=at("2024-07-12T09:00:00"),
-                        session_id="s2"),
-        ])
-        result = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
-        assert result.results[0].unit.content == "User no longer drives Fiat Panda."
-    finally:
-        engram.close()
+def test_a_value_stated_and_ended_in_one_imported_chat_is_closed_by_the_later_message(engram):
+    engram.import_messages([
+        ChatMessage(role="user", content="I drive a red Fiat Panda.", at=at("2024-03-04T09:00:00"), session_id="s1"),
+        ChatMessage(role="user", content="Sold the Panda, bus and bike for me now.", at=at("2024-07-12T09:00:00"),
+                    session_id="s2"),
+    ])
+    result = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
+    assert result.results[0].unit.content == "User no longer drives Fiat Panda."
 
 
 def test_a_held_value_that_died_or_was_lost_as_the_subject_ends_but_an_outing_or_an_exam_does_not():
@@ -75,36 +76,28 @@ def test_a_held_value_that_died_or_was_lost_as_the_subject_ends_but_an_outing_or
     assert may_end("Biscuit passed in his sleep.") and may_end("豆包走了")
 
 
-def test_a_pet_that_died_after_a_new_one_came_leaves_the_new_one_as_what_the_user_has():
-    engram = open_engram(embedder=HashingEmbedder())
-    try:
-        engram.remember("Our dog Rufus is a twelve-year-old beagle.", at=at("2024-03-03T10:00:00"))
-        engram.remember("We got a kitten in January, a tabby called Saffron.", at=at("2024-12-28T10:00:00"))
-        engram.remember("Rufus died last month, we still miss him.", at=at("2024-12-30T10:00:00"))
-        results = engram.recall("What animal do I have at home now?").results
-        assert "Saffron" in results[0].unit.content
-        assert any(r.unit.content == "User has a pet: dog Rufus." and not r.valid for r in results)  # closed, kept
-    finally:
-        engram.close()
+def test_a_pet_that_died_after_a_new_one_came_leaves_the_new_one_as_what_the_user_has(engram):
+    engram.remember("Our dog Rufus is a twelve-year-old beagle.", at=at("2024-03-03T10:00:00"))
+    engram.remember("We got a kitten in January, a tabby called Saffron.", at=at("2024-12-28T10:00:00"))
+    engram.remember("Rufus died last month, we still miss him.", at=at("2024-12-30T10:00:00"))
+    results = engram.recall("What animal do I have at home now?").results
+    assert "Saffron" in results[0].unit.content
+    assert any(r.unit.content == "User has a pet: dog Rufus." and not r.valid for r in results)  # closed, kept
 
 
-def test_a_closing_that_names_something_else_ends_nothing_the_user_holds():
-    engram = open_engram(embedder=HashingEmbedder())
-    try:
-        engram.remember("I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"))
-        engram.remember("I quit Twitter, best decision ever.", at=at("2024-03-10T09:00:00"))
-        timeline = {u.content: u for u in engram.store.slot_history("user", "employer")}
-        assert timeline["User works at Deloitte."].valid_until is None
-        quit_twitter = timeline["User no longer works at Twitter."]
-        assert quit_twitter.valid_until == quit_twitter.valid_from  # kept, holding the slot for no moment
-        assert engram.recall("Where do I work?").results[0].unit.content == "User works at Deloitte."
-        engram.remember("I joined Google.", at=at("2024-07-10T09:00:00"))  # a later value still ends Deloitte
-        assert engram.recall("Where do I work?").results[0].unit.content == "User joined Google."
-        assert engram.store.open_values("user")["employer"] == ["Google"]
-        engram.remember("I left Google.", at=at("2024-09-10T09:00:00"))  # a closing that names it ends it
-        assert "employer" not in engram.store.open_values("user")
-    finally:
-        engram.close()
+def test_a_closing_that_names_something_else_ends_nothing_the_user_holds(engram):
+    engram.remember("I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"))
+    engram.remember("I quit Twitter, best decision ever.", at=at("2024-03-10T09:00:00"))
+    timeline = {u.content: u for u in engram.store.slot_history("user", "employer")}
+    assert timeline["User works at Deloitte."].valid_until is None
+    quit_twitter = timeline["User no longer works at Twitter."]
+    assert quit_twitter.valid_until == quit_twitter.valid_from  # kept, holding the slot for no moment
+    assert engram.recall("Where do I work?").results[0].unit.content == "User works at Deloitte."
+    engram.remember("I joined Google.", at=at("2024-07-10T09:00:00"))  # a later value still ends Deloitte
+    assert engram.recall("Where do I work?").results[0].unit.content == "User joined Google."
+    assert engram.store.open_values("user")["employer"] == ["Google"]
+    engram.remember("I left Google.", at=at("2024-09-10T09:00:00"))  # a closing that names it ends it
+    assert "employer" not in engram.store.open_values("user")
 
 
 def test_names_either_matches_a_value_by_the_names_they_share():
@@ -112,25 +105,17 @@ def test_names_either_matches_a_value_by_the_names_they_share():
     assert not names_either("Twitter", "Deloitte") and names_either("网易", "网易科技")
 
 
-def test_a_closing_that_names_no_one_ends_the_partner_whoever_it_was():
-    engram = open_engram(embedder=HashingEmbedder())
-    try:
-        engram.remember("My girlfriend is called Priya.", at=at("2024-01-10T09:00:00"))
-        engram.remember("We broke up last night.", at=at("2024-03-10T09:00:00"))
-        assert "partner" not in engram.store.open_values("user")
-    finally:
-        engram.close()
+def test_a_closing_that_names_no_one_ends_the_partner_whoever_it_was(engram):
+    engram.remember("My girlfriend is called Priya.", at=at("2024-01-10T09:00:00"))
+    engram.remember("We broke up last night.", at=at("2024-03-10T09:00:00"))
+    assert "partner" not in engram.store.open_values("user")
 
 
-def test_within_one_import_a_closing_of_something_else_leaves_the_held_value_to_be_ended_by_name():
-    engram = open_engram(embedder=HashingEmbedder())
-    try:
-        engram.import_messages([
-            ChatMessage(role="user", content="I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"), session_id="s1"),
-            ChatMessage(role="user", content="I quit Twitter, best decision ever.", at=at("2024-03-10T09:00:00"),
-                        session_id="s1"),
-            ChatMessage(role="user", content="Resigned from Deloitte today.", at=at("2024-06-10T09:00:00"), session_id="s1"),
-        ])
-        assert "employer" not in engram.store.open_values("user")
-    finally:
-        engram.close()
+def test_within_one_import_a_closing_of_something_else_leaves_the_held_value_to_be_ended_by_name(engram):
+    engram.import_messages([
+        ChatMessage(role="user", content="I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"), session_id="s1"),
+        ChatMessage(role="user", content="I quit Twitter, best decision ever.", at=at("2024-03-10T09:00:00"),
+                    session_id="s1"),
+        ChatMessage(role="user", content="Resigned from Deloitte today.", at=at("2024-06-10T09:00:00"), session_id="s1"),
+    ])
+    assert "employer" not in engram.store.open_values("user")

@@ -37,6 +37,7 @@ _ART = r"(?:(?:a|an|the|my|our)\s+)?"
 _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
 UNNAMED_PARTNER = "their partner"  # what "we broke up" ends: whoever the partner was
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
+_NAME_NO_FOR = _NAME.replace("of|for|and", "of|and")  # after "left": "I left Spotify for Apple Music"
 _TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
 # what may follow a closing's name: when or why, not an object ("I left Tom a voicemail", "I left London at 6am")
 _ENDING_TAIL = (r"(?:\s*,.*|\s+(?:after|last|in|on|this|today|yesterday|to|and|because|for good|earlier|recently|finally"
@@ -126,7 +127,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("occupation_stop", rf"i\s*{_BE}\s+not\s+(?:a|an)\s+(?P<v>{_JOB})\s+(?:any\s?more|any longer){_TAIL}"),
     _en("instrument_stop", rf"i\s+(?:have not|had not)\s+(?:played|touched|picked up)\s+{_INSTRUMENT}\s+(?:in|for)\s+.+"),
     _en("employer_stop", rf"i\s+{_HAVE}(?:left|quit|resigned from)\s+(?:my\s+(?:job|role|position)\s+(?:at|with)\s+)?"
-                         rf"(?P<v>{_NAME.replace('of|for|and', 'of|and')}){_ENDING_TAIL}"),  # "left Spotify for Apple Music"
+                         rf"(?P<v>{_NAME_NO_FOR}){_ENDING_TAIL}"),
     _en("occupation_stop", rf"i\s*{_BE}\s+no longer\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
     _en("occupation_stop", rf"i\s+{_HAVE}(?:quit|stopped|gave up)\s+(?:being|working as)\s+(?:a|an)\s+(?P<v>{_JOB}){_TAIL}"),
     _en("diet_stop", rf"i\s*{_BE}\s+no longer\s+(?:a\s+)?(?P<v>{_DIET}){_TAIL}"),
@@ -137,7 +138,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("partner_stop", rf"i\s+{_HAVE}(?:broke up with|split up with|divorced|separated from)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner_stop", rf"i\s+{_HAVE}left\s+(?P<v>{_CAP}\w+){_ENDING_TAIL}"),  # not "I left Tom a voicemail"
     _en("school_stop", rf"i\s+{_HAVE}(?:dropped out of|left|graduated from|finished at)\s+"
-                       rf"(?P<v>{_NAME.replace('of|for|and', 'of|and')}){_ENDING_TAIL}"),
+                       rf"(?P<v>{_NAME_NO_FOR}){_ENDING_TAIL}"),
     _en("instrument_stop", rf"i\s+{_HAVE}(?:gave up|quit|stopped playing|stopped learning|sold)\s+{_INSTRUMENT}{_TAIL}"),
     _en("instrument_stop", rf"i\s+(?:do not|don't|no longer)\s+play\s+{_INSTRUMENT}(?:\s+any\s?more)?{_TAIL}"),
     _en("instrument", rf"i\s+{_ADV}{_HAVE}(?:play|played|am playing|started playing|started learning|am learning"

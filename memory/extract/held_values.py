@@ -33,6 +33,7 @@ _GONE_SUBJECT_EN = re.compile(
     r"(?:$|\s+(?:in|at|on|last|this|yesterday|today|peacefully|suddenly|overnight|after|over|two|three|a)\b)",
     re.I)
 _GONE_ZH = r"走了|去世了|过世了|死了|没了|跑丢了|走丢了"
+_ANY_GONE_ZH = re.compile(_GONE_ZH)
 _ANY_ENDING_EN = re.compile(rf"\b(?:{_ENDING_VERBS_EN}|{_GONE_EN})\b", re.I)
 _ENDING_ZH = re.compile(r"卖了|卖掉了|卖掉|送人了|送走了|不要了|退掉了|退了|辞了|辞掉了|离开了|分手了|离婚了|戒掉了|戒了|搬离了|搬出了")
 _GONE_ZH_LEAD = re.compile(r"^(?:我们?家的?|家里的?|我们?的)?")
@@ -46,7 +47,7 @@ _NOT_CONTENT = frozenset("the and for from with now new old our my his her their
 
 def may_end(text: str) -> bool:
     """Whether `text` holds a verb that ends something (a cheap test before the held values are read)."""
-    return bool(_ANY_ENDING_EN.search(text) or _ENDING_ZH.search(text) or re.search(_GONE_ZH, text))
+    return bool(_ANY_ENDING_EN.search(text) or _ENDING_ZH.search(text) or _ANY_GONE_ZH.search(text))
 
 
 def closed_values(text: str, held: dict[str, list[str]]) -> list[tuple[str, str]]:
