@@ -1,9 +1,13 @@
 """LoCoMo turn-level evidence recall: Engram's hybrid recall vs BM25 alone vs vectors alone.
 
-    python bench/locomo.py ../shared/data/locomo10.json [--conversations N] [--embedder local]
+    python bench/locomo.py ../shared/data/locomo10.json [--conversations N] [--embedder local] [--bursts]
 
 Each conversation is imported into its own store (session dates as message times, dia_ids as
 message ids); every question is recalled and R@k = share of its evidence turns found in the top k.
+
+`--bursts` sends each turn as people send messages in a chat app: one message per sentence, the
+shared photo as a message of its own (ids `D1:3.1`, `D1:3.2`, …; a turn is found when any of its
+messages is). LoCoMo's speakers strictly alternate, real chats do not.
 """
 from __future__ import annotations
 
@@ -47,28 +51,43 @@ def normalise_evidence(raw: list[str]) -> tuple[set[str], int]:
     return found, repaired
 
 
-def conversation_messages(conv: dict) -> list[ChatMessage]:
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def turn_parts(turn: dict, bursts: bool) -> list[str]:
+    """What one turn is sent as: the whole turn, or (bursts) a message per sentence and one per photo."""
+    caption = f"[shares a photo: {turn['blip_caption']}]" if turn.get("blip_caption") else None
+    if not bursts:
+        return [f"{turn['text']} {caption}" if caption else turn["text"]]
+    parts = [part for part in SENTENCE_END.split(turn["text"].strip()) if part]
+    return parts + [caption] if caption else parts
+
+
+def conversation_messages(conv: dict, bursts: bool = False) -> list[ChatMessage]:
     speaker_a = conv["speaker_a"]
     messages = []
     session = 1
     while f"session_{session}" in conv:
-        start = parse_session_time(conv[f"session_{session}_date_time"])
-        for offset, turn in enumerate(conv[f"session_{session}"]):
-            text = turn["text"]
-            if turn.get("blip_caption"):
-                text = f"{text} [shares a photo: {turn['blip_caption']}]"
-            messages.append(ChatMessage(
-                content=text, role="user" if turn["speaker"] == speaker_a else "assistant",
-                session_id=f"session_{session}", at=start + timedelta(seconds=30 * offset),
-                message_id=turn["dia_id"], speaker=turn["speaker"],
-            ))
+        at = parse_session_time(conv[f"session_{session}_date_time"])
+        for turn in conv[f"session_{session}"]:
+            parts = turn_parts(turn, bursts)
+            for number, text in enumerate(parts, start=1):
+                messages.append(ChatMessage(
+                    content=text, role="user" if turn["speaker"] == speaker_a else "assistant",
+                    session_id=f"session_{session}", at=at,
+                    message_id=f"{turn['dia_id']}.{number}" if len(parts) > 1 else turn["dia_id"],
+                    speaker=turn["speaker"],
+                ))
+                at += timedelta(seconds=30 if number == len(parts) else 5)
         session += 1
     return messages
 
 
 def ranked_message_ids(ids_in_order: list[str | None]) -> list[str]:
+    """Distinct turn ids in rank order (a message of a turn sent in bursts stands for its turn)."""
     seen, out = set(), []
     for message_id in ids_in_order:
+        message_id = message_id.split(".")[0] if message_id else message_id
         if message_id and message_id not in seen:
             seen.add(message_id)
             out.append(message_id)
@@ -102,17 +121,18 @@ def baseline_rankings(eng: Engram, question: str, message_of: dict[int, str],
     }
 
 
-def open_store(sample: dict, embedder, keep_dir: Path | None, scratch: str) -> Engram:
+def open_store(sample: dict, embedder, keep_dir: Path | None, scratch: str, bursts: bool) -> Engram:
     """The conversation's store: reused from keep_dir when it was imported before."""
     home = keep_dir / sample["sample_id"] if keep_dir else Path(scratch)
     reuse = keep_dir is not None and (home / "engram.duckdb").exists()
     eng = Engram(home, embedder=embedder)
     if not reuse:
-        eng.import_messages(conversation_messages(sample["conversation"]))
+        eng.import_messages(conversation_messages(sample["conversation"], bursts))
     return eng
 
 
-def run(path: Path, conversations: int | None, embedder_spec: str, keep_dir: Path | None = None) -> dict:
+def run(path: Path, conversations: int | None, embedder_spec: str, keep_dir: Path | None = None,
+        bursts: bool = False) -> dict:
     data = json.loads(path.read_text(encoding="utf-8"))[:conversations]
     embedder = make_embedder(embedder_spec)
     hits: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -120,9 +140,9 @@ def run(path: Path, conversations: int | None, embedder_spec: str, keep_dir: Pat
              "import_s": 0.0, "recall_ms": []}
     for sample in data:
         with tempfile.TemporaryDirectory() as scratch:
-            messages = conversation_messages(sample["conversation"])
+            messages = conversation_messages(sample["conversation"], bursts)
             started = time.perf_counter()
-            eng = open_store(sample, embedder, keep_dir, scratch)
+            eng = open_store(sample, embedder, keep_dir, scratch, bursts)
             eng.graph()
             stats["import_s"] += time.perf_counter() - started
             stats["turns"] += len(messages)
@@ -189,8 +209,10 @@ def main() -> None:
     parser.add_argument("--embedder", default="local")
     parser.add_argument("--keep", type=Path, default=None,
                         help="keep each conversation's store in this folder and reuse it on the next run")
+    parser.add_argument("--bursts", action="store_true",
+                        help="send each turn as a message per sentence (and per shared photo), as in a chat app")
     args = parser.parse_args()
-    print_table(run(args.locomo, args.conversations, args.embedder, args.keep))
+    print_table(run(args.locomo, args.conversations, args.embedder, args.keep, args.bursts))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import numpy as np
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
+from .extract.relations import OTHERS_MARK, names_someone
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
@@ -51,6 +52,10 @@ QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time ra
 # LongMemEval turn all@10 0.60 → 0.72 on the 100 questions it was chosen on, 0.60 → 0.65 on 80 others
 # (docs/benchmarks.md); LoCoMo, whose questions are in the third person, is unchanged
 ASSISTANT_WEIGHT = 0.75
+# … and the user's messages about someone else ("My daughter is allergic to cats, do hypoallergenic breeds help?")
+# answer a question about the user less than the user's own ("Is there anything I'm allergic to?"), unless the
+# question names one of the user's people ("what is my daughter allergic to")
+OTHERS_WEIGHT = 0.5
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
@@ -110,7 +115,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     _rule_names(parts, query, as_of, candidates)
     pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
                  index.cosine_rows(query_vector, keep, CANDIDATES))
-    ranked = _rerank(index, pool, then or as_of, asked, about_user=_about_user(query))
+    ranked = _rerank(index, pool, then or as_of, asked, about_user=_about_user(query), names_someone=names_someone(query))
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
@@ -400,13 +405,15 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
 
 
 def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None, *,
-            about_user: bool = False) -> Pool:
+            about_user: bool = False, names_someone: bool = False) -> Pool:
     """Scores weighed by relevance and recency (and the asked period; for a question about the user, by who
-    said it), best first; scores of 0 dropped."""
+    said it and whom it was about), best first; scores of 0 dropped."""
     valid_from = index.valid_from[pool.rows]
     pool.scores = pool.scores * (index.relevance[pool.rows].astype(np.float64) * _recency(valid_from, as_of))
     if about_user:
         pool.scores[index.rows_holding(ASSISTANT_MARK, pool.rows)] *= ASSISTANT_WEIGHT
+        if not names_someone:
+            pool.scores[index.rows_holding(OTHERS_MARK, pool.rows)] *= OTHERS_WEIGHT
     if asked is not None:
         pool.in_period = _in_period(valid_from, index.valid_until[pool.rows], asked)
         pool.scores[pool.in_period] *= QUESTION_TIME_BOOST

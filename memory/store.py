@@ -259,6 +259,19 @@ def m009_folded_search_tokens(conn: duckdb.DuckDBPyConnection) -> None:
     _update_tokens(conn, changed)
 
 
+def m012_one_word_form(conn: duckdb.DuckDBPyConnection) -> None:
+    """Search tokens of British spellings and chat shorthand are stored in the one form the tokenizer gives
+    them now ("colour" as "color", "bday" as "birthday"; see extract/word_forms.py)."""
+    if conn.execute("SELECT 1 FROM memories LIMIT 1").fetchone() is None:
+        return  # a new store: the tokenizer need not load
+    from .extract.search_tokens import STORED_VARIANTS, one_word_form
+
+    pattern = "(^|[ ^])(" + "|".join(sorted(STORED_VARIANTS)) + ")( |$)"
+    rows = conn.execute(f"SELECT id, tokens FROM memories WHERE regexp_matches(tokens, '{pattern}')").fetchall()
+    changed = [[memory_id, " ".join(map(one_word_form, tokens.split()))] for memory_id, tokens in rows]
+    _update_tokens(conn, changed)
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
@@ -271,6 +284,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m009_folded_search_tokens", m009_folded_search_tokens),
     ("m010_statement_marks", m008_statement_marks),  # the rules learnt work modes, value nouns as modifiers, …
     ("m011_statement_marks", m008_statement_marks),  # … consequences, transfers, "as a <job>", 搬家 alone, milestones in tens
+    ("m012_one_word_form", m012_one_word_form),
+    ("m013_statement_marks", m008_statement_marks),  # messages about someone else: `§others`, and none of the user's topics
 ]
 
 
@@ -898,14 +913,15 @@ class Store:
                     [db_time(utc_now()), session_id, returned, used, latency_ms, confident])
 
     # ------------------------------------------------- named reads (write side, recall)
-    def recent_turn_texts(self, session_id: str, limit: int) -> list[str]:
-        """The session's last chat-turn texts, oldest first."""
+    def recent_turns(self, session_id: str, limit: int) -> list[tuple[str, str, str]]:
+        """The session's last chat turns, oldest first: (role, stored content, the message's own text)."""
         rows = self.query(
-            """SELECT content FROM memories WHERE type = 'chat_turn' AND session_id = ?
-               ORDER BY valid_from DESC, id DESC LIMIT ?""",
+            """SELECT e.role, m.content, e.text FROM memories m JOIN events e ON e.id = m.event_id
+               WHERE m.type = 'chat_turn' AND m.session_id = ?
+               ORDER BY m.valid_from DESC, m.id DESC LIMIT ?""",
             [session_id, limit],
         )
-        return [r[0] for r in reversed(rows)]
+        return [tuple(r) for r in reversed(rows)]
 
     def open_session_state_about(self, session_id: str, entity_keys: set[str],
                                  at: datetime) -> list[tuple[int, datetime]]:

@@ -13,15 +13,16 @@ from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor, is_question
 from .extract.han import HAN_CHAR
+from .extract.relations import OTHERS_MARK
 from .extract.held_values import closed_values, may_end as _may_end, names_either
 from .index import context_key
 from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
 from .slots import TEMPLATES
 from .store import Store
 from .temporal import CONSECUTIVE_MENTIONS_FOR_EXTENSION, SESSION_STATE_EXTENDED_TTL, default_valid_until, place
+from .turn_window import CONTEXT_RUNS, RUN_MESSAGES, TurnWindow
 from .write_path import WritePath, WriteReport
 
-CONTEXT_TURNS = 2  # earlier turns of the session whose keywords a chat turn is also found by (as context keys)
 # Slots whose values are names (an employer, a pet, a car …): a closing there ends only a value it names. A diet,
 # a job, a commute or a drink is ended by other words than it was stated with ("not veggie any more").
 NAMED_VALUE_CLASSES = frozenset({"employer", "pet", "partner", "car", "instrument", "phone_model", "school"})
@@ -70,7 +71,7 @@ class MessageWriter:
         now = utc_now()
         changes = Changes()
         timelines: dict[tuple[str, str], list[tuple[MemoryUnit, int | NewMemory]]] = {}
-        context: dict[str, deque] = {}
+        context: dict[str, TurnWindow] = {}
         held = _HeldValues(self.store)
         ordered = sorted(messages, key=lambda m: (m.at or now))
         redacted = {id(m): self.redact(m.content) for m in ordered}
@@ -94,13 +95,13 @@ class MessageWriter:
                               session_id=msg.session_id, source_id=source_id, message_id=msg.message_id)
             window = context.get(msg.session_id)
             if window is None:
-                window = context[msg.session_id] = self._recent_turn_tokens(msg.session_id)
+                window = context[msg.session_id] = self._recent_turns(msg.session_id)
             marks = _statement_marks(text) if msg.role == "user" else []  # its questions are skipped
             changes.memories.append(NewMemory(turn, speaker_text, entities, event,
-                                              [context_key(t) for tokens in window for t in tokens]
+                                              [context_key(t) for t in window.context()]
                                               + marks
                                               + ([ASSISTANT_MARK] if msg.role == "assistant" else [])))
-            window.append(self.write_path.tokenize(speaker_text))
+            window.add(_speaker(msg.role, speaker_text, text), self.write_path.tokenize(speaker_text))
             said = []  # the user's slot values this message states or ends
             for extracted in self.extractor.memories(text, role=msg.role, at=at):
                 began = extracted.began if extracted.began is not None and extracted.began < at else at
@@ -111,7 +112,9 @@ class MessageWriter:
                     attribute=extracted.attribute, value=extracted.value, session_id=msg.session_id,
                     source_id=source_id, message_id=msg.message_id,
                 )
-                new = NewMemory(unit, content, extracted.entities or entities, event)
+                # what a message about someone else gives ("User's daughter is allergic to cats") is about them too
+                new = NewMemory(unit, content, extracted.entities or entities, event,
+                                [OTHERS_MARK] if OTHERS_MARK in marks else [])
                 if unit.slot and not self.place(new, timelines, changes, report, ends=extracted.ends):
                     continue
                 changes.memories.append(new)
@@ -160,10 +163,12 @@ class MessageWriter:
             fresh.append(msg)
         return fresh
 
-    def _recent_turn_tokens(self, session_id: str) -> deque:
-        """Keyword tokens of the session's last turns: a turn is indexed with the context it answers."""
-        texts = self.store.recent_turn_texts(session_id, CONTEXT_TURNS)
-        return deque((self.write_path.tokenize(t) for t in texts), maxlen=CONTEXT_TURNS)
+    def _recent_turns(self, session_id: str) -> TurnWindow:
+        """The session's last turns as stored: a message is indexed with the context it answers."""
+        window = TurnWindow()
+        for role, content, text in self.store.recent_turns(session_id, CONTEXT_RUNS * RUN_MESSAGES):
+            window.add(_speaker(role, content, text), self.write_path.tokenize(content))
+        return window
 
     def place(self, new: NewMemory, timelines: dict, changes: Changes, report: WriteReport,
               ends: str | None = None) -> bool:
@@ -254,6 +259,11 @@ def _message_key(msg: ChatMessage, text: str) -> tuple | None:
     if msg.at is not None:
         return ("text", msg.session_id, msg.role, ensure_utc(msg.at).replace(tzinfo=None), text)
     return None
+
+
+def _speaker(role: str, content: str, text: str) -> tuple[str, str]:
+    """Who sent a chat turn: its role and the name its stored content begins with ("Tom: …"), if any."""
+    return role, content[:len(content) - len(text)] if content.endswith(text) else ""
 
 
 def _dated(content: str, began: datetime) -> str:

@@ -332,3 +332,12 @@ def test_a_phone_question_by_meaning_reads_the_phone_model_slot_not_the_phone_nu
 ])
 def test_chinese_values_say_no_more_than_the_value(text, expected):
     assert [(f.attribute, f.value) for f in find_statements(text, at("2024-06-01T09:00:00"))] == expected
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("Heads up — went fully vegan at the start of September, so no dairy in anything now.", ("diet", False)),
+    ("Guess what, moved to Leeds last month!", ("home_location", False)),
+    ("Update: sold the car.", ("car", True)),
+])
+def test_news_opened_by_a_lead_in_is_read_as_news(text, topic):
+    assert topic in statement_topics(text)

@@ -73,3 +73,42 @@ def test_a_long_earlier_turn_does_not_outweigh_a_statement(tmp_path):
         assert ranked.index("s1-0") < ranked.index("s2-4")  # the user's statement above "thanks, that helps"
     with open_engram(tmp_path) as eng:  # the same from the index read back on reopening
         assert keyword_ranking(eng, "greyhound") == ranked
+
+
+def burst_chat() -> list:
+    """Two people in a chat app: a question, then the answer sent as a burst of short messages."""
+    from memory import ChatMessage
+
+    said = [("Ben", "Did you hear back about the job interview?"), ("Ana", "omg"), ("Ana", "yes!!"),
+            ("Ana", "Arup said yes, I start in March"), ("Ben", "Amazing, congrats"), ("Ana", "thanks!")]
+    return [ChatMessage(content=text, role="user", speaker=speaker, session_id="app", message_id=f"m{n}",
+                        at=at(f"2026-03-01T08:00:{n:02d}")) for n, (speaker, text) in enumerate(said)]
+
+
+def stored_tokens(eng) -> dict[str, list[str]]:
+    return {m: t.split() for m, t in eng.store.query("SELECT message_id, tokens FROM memories WHERE type = 'chat_turn'")}
+
+
+def test_a_message_sent_in_a_burst_is_found_by_the_question_the_burst_answers(tmp_path):
+    with open_engram(tmp_path) as eng:
+        eng.import_messages(burst_chat())
+        tokens = stored_tokens(eng)
+        # Ana's third message continues her turn: read against its first two messages and Ben's question
+        assert context_key("job") in tokens["m3"] and context_key("interview") in tokens["m3"]
+        assert "m3" in keyword_ranking(eng, "job interview")  # it says neither word itself
+        # Ben's reply starts a turn: read against Ana's turn and his own question, not only her last words
+        assert context_key("arup") in tokens["m4"] and context_key("job") in tokens["m4"]
+        # Ana's "thanks!" answers Ben's turn and her own before it; his question is two turns back
+        (congrats,) = eng.tokenize("congrats")
+        assert context_key(congrats) in tokens["m5"] and context_key("job") not in tokens["m5"]
+
+
+def test_a_turn_split_over_two_imports_has_the_context_of_one(tmp_path):
+    chat = burst_chat()
+    with open_engram(tmp_path / "one") as eng:
+        eng.import_messages(chat)
+        whole = stored_tokens(eng)
+    with open_engram(tmp_path / "two") as eng:
+        eng.import_messages(chat[:2])
+        eng.import_messages(chat[2:])
+        assert stored_tokens(eng) == whole

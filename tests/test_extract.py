@@ -462,6 +462,31 @@ def test_latin_letters_with_marks_are_the_same_words_without_them() -> None:
     assert tokenize_for_search("がぎ 한국어 Ελλάδα 北京") == ["がぎ", "한국어", "ελλάδα", "北京", "北", "京"]
 
 
+@pytest.mark.parametrize("written, searched", [
+    ("My fave colour is grey", "favorite color gray"),
+    ("Organised the neighbourhood BBQ at the theatre", "organized neighborhood barbecue theater"),
+    ("bday pics from the uni convo", "birthday pictures university conversation"),
+    ("see u tmrw, appt with Dr Patel in 5 mins", "tomorrow appointment doctor Patel minutes"),
+    ("my mum's favourites", "mom favorites"),
+])
+def test_british_spellings_and_chat_shorthand_are_searched_as_one_word(written, searched) -> None:
+    assert set(tokenize_for_search(searched)) <= set(tokenize_for_search(written))
+
+
+def test_words_with_one_meaning_only_are_given_one_form() -> None:
+    # "hr" is hours or human resources, "doc" a doctor or a document: left as written
+    assert tokenize_for_search("HR doc") == ["hr", "doc"]
+    # a stem the forms cover covers its inflections: coloured, colouring, colours
+    assert {tokenize_for_search(w)[0] for w in ("coloured", "colouring", "colours", "color")} == {"color"}
+
+
+def test_tokens_stored_before_one_word_form_are_given_it() -> None:
+    from memory.extract.search_tokens import one_word_form
+
+    assert [one_word_form(t) for t in "favourit colour ^bday pic §said walk 北京".split()] == [
+        "favorit", "color", "^birthday", "pictur", "§said", "walk", "北京"]
+
+
 def test_tokens_stored_before_folding_are_folded_as_the_tokenizer_gives_them() -> None:
     from memory.extract.search_tokens import fold_stored_token
 

@@ -111,6 +111,13 @@ def test_a_closing_that_names_no_one_ends_the_partner_whoever_it_was(engram):
     assert "partner" not in engram.store.open_values("user")
 
 
+def test_a_job_ended_without_naming_the_employer_ends_the_employer_whichever_it_was(engram):
+    engram.remember("I'm an accountant at KPMG in Toronto.", at=at("2024-01-10T09:00:00"))
+    engram.remember("handed in my notice in December, not working anywhere right now", at=at("2025-01-10T09:00:00"))
+    assert "employer" not in engram.store.open_values("user")
+    assert "KPMG" not in engram.recall("Where do I work now?").results[0].unit.content
+
+
 def test_within_one_import_a_closing_of_something_else_leaves_the_held_value_to_be_ended_by_name(engram):
     engram.import_messages([
         ChatMessage(role="user", content="I work at Deloitte in audit.", at=at("2024-01-10T09:00:00"), session_id="s1"),

@@ -126,6 +126,29 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
         eng.close()
 
 
+def test_british_spellings_stored_before_m012_are_found_in_american_spelling(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("Painted the spare room in my favourite colour, a soft grey.", at=at("2025-03-08T10:00:00"))
+    eng.remember("Bought a new grey kettle for the kitchen.", at=at("2025-03-08T11:00:00"))
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    painted = "SELECT tokens FROM memories WHERE content LIKE 'Painted%'"
+    assert {"favorit", "color", "gray"} <= set(store.query(painted)[0][0].split())
+    store.execute("UPDATE memories SET tokens = ? WHERE content LIKE 'Painted%'",
+                  ["paint spare room favourit colour soft grey"])  # how they were kept before
+    store.execute("DELETE FROM migrations WHERE name = 'm012_one_word_form'")
+    store.close()
+    eng = open_engram(tmp_path)
+    try:
+        assert eng.store.query(painted)[0][0].split() == ["paint", "spare", "room", "favorit", "color", "soft", "gray"]
+        found = eng.recall("what is my favorite color", as_of=at("2025-03-09T00:00:00")).results
+        assert found and found[0].unit.content.startswith("Painted")
+    finally:
+        eng.close()
+
+
 @pytest.mark.parametrize("migration, text, stale", [
     # the rules learnt that "the coffee shop" is no statement about drink
     ("m010_statement_marks", "I met Sam at the coffee shop.", "{} §drink_preference"),
@@ -152,6 +175,29 @@ def test_user_turns_marked_before_a_rules_migration_are_marked_again_by_the_rule
     store = Store(tmp_path / "engram.duckdb")
     try:
         assert store.query(tokens)[0][0].split() == now.split() != before.split()
+    finally:
+        store.close()
+
+
+def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_path):
+    from memory.extract.relations import OTHERS_MARK
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("My brother just got a new job in Leeds, what's a good congrats gift?", at=at("2024-01-01T09:00:00"),
+                 message_id="u1")
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
+    now = store.query(tokens)[0][0].split()
+    assert OTHERS_MARK in now and "§occupation" not in now
+    before = [w for w in now if not w.startswith("§")] + ["§occupation", "§said"]  # the brother's job, as the user's
+    store.execute("UPDATE memories SET tokens = ? WHERE message_id = 'u1' AND type = 'chat_turn'", [" ".join(before)])
+    store.execute("DELETE FROM migrations WHERE name = 'm013_statement_marks'")
+    store.close()
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert store.query(tokens)[0][0].split() == now
     finally:
         store.close()
 

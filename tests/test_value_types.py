@@ -73,6 +73,20 @@ def test_a_negation_and_a_new_value_in_one_message_give_both():
     assert facts("It's green tea for me from now on.") == [("User now drinks green tea.", "drink_preference")]
 
 
+def test_a_job_ended_without_naming_the_employer_ends_whichever_it_was():
+    for text in ("handed in my notice in December, not working anywhere right now", "I got laid off last week.",
+                 "I'm between jobs at the moment.", "I quit my job in March."):
+        assert facts(text) == [("User no longer works at their employer.", "employer")], text
+    assert facts("I'm not working today, it's a bank holiday.") == []  # a day off, and no value "bank holiday"
+
+
+def test_a_state_with_its_subject_dropped_before_a_name_is_the_users():
+    assert facts("Living in Vancouver, it rains like 200 days a year lol") == [("User lives in Vancouver.", "home_location")]
+    assert facts("Been seeing Priya for about six weeks now.") == [("User's partner is Priya.", "partner")]
+    assert facts("Things with me and Marco ended over the summer.") == [("User is no longer with Marco.", "partner")]
+    assert facts("Living in the moment is hard.") == [] and facts("Seeing Tom for lunch.") == []
+
+
 def test_more_ways_of_stating_a_value():
     assert facts("Accepted an offer from Northgate Studios.") == [("User joined Northgate Studios.", "employer")]
     assert facts("I'm seeing a woman called Rosa now.") == [("User's partner is Rosa.", "partner")]

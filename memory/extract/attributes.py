@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
+from .relations import OTHERS_MARK, about_someone_else, someone_elses
 
-__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED_PARTNER", "VERB_FIRST", "resolve",
+__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED_EMPLOYER", "UNNAMED_PARTNER", "VERB_FIRST", "resolve",
            "statement_marks", "statement_topics"]
 
 
@@ -36,6 +37,7 @@ _WORK_MODE = (r"(?:\s+(?:nights|days|evenings|weekends|mornings|shifts|night shi
 _ART = r"(?:(?:a|an|the|my|our)\s+)?"
 _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
 UNNAMED_PARTNER = "their partner"  # what "we broke up" ends: whoever the partner was
+UNNAMED_EMPLOYER = "their employer"  # what "I handed in my notice" ends: wherever the user worked
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
 _NAME_NO_FOR = _NAME.replace("of|for|and", "of|and")  # after "left": "I left Spotify for Apple Music"
 _TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
@@ -111,6 +113,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("partner_stop", rf"(?:i|we)\s+{_HAVE}(?:split up|broke up|separated|divorced|called it quits|parted ways|ended things)"
                         rf"(?!\s+with\s+(?!(?:him|her|them)\b|my\s+(?:partner|girlfriend|boyfriend|wife|husband|fianc\w*|other half"
                         rf"|ex)\b|{_CAP}))(?P<v>){_TAIL}"),
+    _en("partner_stop", rf"things\s+(?:with|between)\s+(?:me\s+and\s+(?P<v>{_CAP}\w+)|(?P<v2>{_CAP}\w+)\s+and\s+me)\s+"
+                        rf"(?:have\s+)?(?:ended|are over|were over|fell apart|didn't work out|came to an end){_TAIL}"),
     _en("pet_stop", rf"(?P<v>{_CAP}\w+)\s+(?:is|was)\s+(?:no longer with us|not with us any\s?more|put down|put to sleep)"
                     rf"|(?P<v2>{_CAP}\w+)\s+(?:had to be put down|crossed the rainbow bridge){_TAIL}"),
     _en("pet_stop", rf"(?:i|we)\s+{_HAVE}(?:lost|had to rehome|rehomed|had to give up|gave away|given away)\s+"
@@ -119,6 +123,11 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                          rf"(?:\s+any\s?(?:more|longer))?{_TAIL}"),
     _en("employer_stop", rf"(?P<v>{_NAME})\s+(?:let me go|made me redundant|laid me off|fired me|sacked me){_TAIL}"),
     _en("employer_stop", rf"i\s+(?:was|got|have been)\s+(?:laid off|made redundant|let go|fired|sacked)\s+(?:from|by)\s+(?P<v>{_NAME}){_TAIL}"),
+    # a job ended without naming the employer: whoever it was ("handed in my notice", "I'm between jobs")
+    _en("employer_stop", rf"i\s+{_HAVE}(?:handed in my notice|handed my notice in|quit my job|left my job|lost my job"
+                         rf"|resigned|(?:been|got|was)\s+(?:laid off|made redundant|let go|fired|sacked)){_ENDING_TAIL}(?P<v>)"),
+    _en("employer_stop", rf"i\s*{_BE}\s+(?:now\s+)?(?:unemployed|out of work|between jobs|not working anywhere"
+                         rf"|not working any\s?(?:more|longer))(?:[\s,—–-].*)?(?P<v>)"),  # not "not working today"
     _en("diet_stop", rf"i\s*{_BE}\s+not\s+(?:a\s+)?(?P<v>{_DIET})\s+(?:any\s?more|any longer){_TAIL}"),
     _en("drink_stop", rf"i\s+{_HAVE}(?:quit|gave up|given up|cut out|kicked|ditched|stopped|dropped|cut back on)\s+"
                       rf"(?P<v>{_DRINK_NOUN})(?:\s+(?:entirely|completely|altogether|for good|for now))?"),
@@ -371,6 +380,8 @@ def resolve(clause: str) -> list[AttributeFact]:
         raw = groups.get("v") or groups.get("v2") or ""
         if kind == "partner_stop" and not raw:
             raw = UNNAMED_PARTNER
+        if kind == "employer_stop" and not raw:
+            raw = UNNAMED_EMPLOYER
         if kind == "job_does":
             if _NOT_HOBBY.search(raw):
                 continue  # "I drive to work every day" is a commute
@@ -552,6 +563,11 @@ _CONSEQUENCE = re.compile(
     re.I)
 
 
+# What may open news before its verb: "Heads up — went fully vegan", "Guess what, moved to Leeds!", "Update: sold the car"
+_LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|big news|quick update|update|news|fyi|btw|by the way|fun fact|ok so|okay so"
+                      r"|oh and|anyway)\s*[—–:,!.-]*\s+)+", re.I)
+
+
 def statement_topics(text: str) -> list[tuple[str, bool]]:
     """The attributes a first-person statement speaks about, each with whether it only negates ("no longer …").
 
@@ -565,12 +581,17 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     text = _told(text)
     if not text:
         return []
-    sentences = [s.strip() for s in re.split(r"(?<=[.!;])\s+", text)]
+    sentences = [_LEAD_IN.sub("", s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     verb_first = any(VERB_FIRST.match(s) or _MILESTONE.match(s) for s in sentences)
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
     clauses = _clauses(text)
+    # a statement only about someone else ("My brother just got a new job") is none of the user's
+    users = [c for c in clauses if someone_elses(c) != set()]
+    if not users:
+        return []
+    own = own and any(_FIRST_PERSON.search(c) or _ZH_DROPPED_SUBJECT.search(c) for c in users)
     negations = [bool(_NEGATION.search(clause)) for clause in clauses]
     told = ("told", only_negates(clauses, negations))
     # Cue words name a topic only in a statement that has a subject or starts with news ("Moved to Leeds"):
@@ -584,6 +605,9 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
+        relation = someone_elses(clause)
+        if relation is not None:
+            named &= relation
         for name in named:
             found[name] = found.get(name, True) and negated
     if not own:  # "Replaced the Pixel with a Galaxy": its class by its nouns, but no statement to class by meaning
@@ -597,9 +621,10 @@ STATEMENT_MARK = "§"  # search tokens of our own start with it: "§home_locatio
 
 
 def statement_marks(text: str) -> list[str]:
-    """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no")."""
+    """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no"),
+    and a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?")."""
     return [f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}"
-            for name, negated in statement_topics(text)]
+            for name, negated in statement_topics(text)] + ([OTHERS_MARK] if about_someone_else(text) else [])
 
 
 def _told(text: str) -> str:

@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, TEMPLATES
 from .compress import compress
-from .attributes import CIRCUMSTANCE_EN, UNNAMED_PARTNER, VERB_FIRST, AttributeFact
+from .attributes import CIRCUMSTANCE_EN, UNNAMED_EMPLOYER, UNNAMED_PARTNER, VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
@@ -272,7 +272,7 @@ def _template(kind: str, value: str, lang: str, slot_value: str | None = None) -
     content = template.text(lang).format(v=value)
     if template.closes:
         named = slot_value or value
-        return content, attribute, None, None if named == UNNAMED_PARTNER else named
+        return content, attribute, None, None if named in (UNNAMED_PARTNER, UNNAMED_EMPLOYER) else named
     return content, attribute, (slot_value or value) if attribute else None, None
 
 
@@ -482,6 +482,10 @@ _NAMED_AFTER_COMMA = re.compile(r"((?:一只|一条|一匹|一头|只|条)[\u4e0
 _ZH_LATE_SUBJECT = re.compile(r"^((?:(?![他她你它我])[\u4e00-\u9fff\d]){1,6}?)(?=我)")
 _ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们", "我")
 _VERB_FIRST = VERB_FIRST
+# a present state with "I'm" / "I've" dropped, before a name; "seeing" only with "been" ("Been seeing Priya for six
+# weeks"), not "Seeing Tom for lunch"
+_DROPPED_BE = re.compile(r"^(?:(?:currently|still|now)\s+)?(?:living|based)\s+in\s+(?-i:[A-Z])"  # a place, not "the moment"
+                         r"|^been\s+(?:living in|based in|seeing|dating|going out with|together with)\s+(?-i:[A-Z])", re.I)
 _CONTRACTIONS = [(re.compile(p, re.I), r) for p, r in (
     (r"\bi'm\b", "I am"), (r"\bi've\b", "I have"), (r"\bi'd\b", "I would"), (r"\bi'll\b", "I will"),
     (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"), (r"\bwe'd\b", "we would"),
@@ -575,6 +579,8 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
             body = "我" + body  # 我叫张三，在技术部工作 / 三周前搬到了重庆: Chinese drops the subject
         elif not HAN_CHAR.match(body) and _VERB_FIRST.match(body):
             body = "I " + body  # "Started keto last week": a user's own news drops the subject too
+        elif not HAN_CHAR.match(body) and _DROPPED_BE.match(body):
+            body = ("I've " if body[:4].lower() == "been" else "I'm ") + body  # "Living in Vancouver", "Been seeing Priya"
         built = _match_clause(_expand(body))
         for content, attribute, value, ends in built:
             yield Found(content, attribute, value, start, end, began=clause_began or sentence_began, ends=ends)

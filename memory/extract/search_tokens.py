@@ -10,8 +10,9 @@ import snowballstemmer
 
 from ..latin import fold_latin
 from .han import HAN, HAN_CHAR, jieba_module
+from .word_forms import stem_forms
 
-__all__ = ["fold_stored_token", "tokenize_for_search", "with_han_characters"]
+__all__ = ["STORED_VARIANTS", "fold_stored_token", "one_word_form", "tokenize_for_search", "with_han_characters"]
 
 _SEARCH_TOKEN = re.compile(
     rf"[^\W_{HAN}]+(?:(?:[-_./@]|(?<=\d),(?=\d{{3}}))[^\W_{HAN}]+)*|[{HAN}]+"
@@ -35,12 +36,22 @@ _ZH_STOP = frozenset(
 _SNOWBALL = snowballstemmer.stemmer("english")
 
 
-@lru_cache(maxsize=1 << 17)
-def _stem(word: str) -> str:
+def _snowball_stem(word: str) -> str:
     """Snowball (Porter 2) stem of an English word: `painted` and `paintings` both give `paint`."""
     if not word.isalpha() or not word.isascii():
         return word
     return _SNOWBALL.stemWord(word)
+
+
+#: British spellings and chat shorthand, as stems, to the stem of the word they stand for (word_forms.py).
+_STEM_FORMS = stem_forms(_snowball_stem)
+
+
+@lru_cache(maxsize=1 << 17)
+def _stem(word: str) -> str:
+    """A word's search form: its stem, in one spelling (`colours` and `color` both give `color`)."""
+    stem = _snowball_stem(word)
+    return _STEM_FORMS.get(stem, stem)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -95,6 +106,17 @@ def fold_stored_token(token: str) -> str | None:
         kept = _word_tokens(folded)
         return mark + kept[0] if kept else None
     return mark + folded
+
+
+#: The stored tokens `one_word_form` changes (plain letters and digits: safe in a regular expression).
+STORED_VARIANTS = frozenset(_STEM_FORMS)
+
+
+def one_word_form(token: str) -> str:
+    """A stored search token (a context key keeps its mark) in the one form the tokenizer gives it now."""
+    mark = token[0] if token[:1] == "^" else ""
+    word = token[len(mark):]
+    return mark + _STEM_FORMS.get(word, word)
 
 
 def with_han_characters(tokens: list[str]) -> list[str]:

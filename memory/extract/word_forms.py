@@ -1,0 +1,70 @@
+"""One search form for words people write two ways: British and American spellings, and chat shorthand.
+
+"my fave colour" and "favorite color" share no stem without it ("favourit"/"favorit", "colour"/"color"),
+nor do "bday pics" and "birthday pictures". The forms are mapped after stemming, so every inflection a
+stem covers ("colours", "coloured") goes with it, and a stored token maps the same way as a new word
+(migration m012). Only forms with one meaning are listed: "hr" (hour or human resources), "mo", "prob"
+and "doc" are not; synonyms that are different words (mother/mom) are not either."""
+from __future__ import annotations
+
+from typing import Callable
+
+#: British spelling → American, as whole words.
+SPELLINGS = {
+    "favourite": "favorite", "colour": "color", "flavour": "flavor", "honour": "honor", "humour": "humor",
+    "labour": "labor", "neighbour": "neighbor", "neighbourhood": "neighborhood", "behaviour": "behavior",
+    "harbour": "harbor", "rumour": "rumor", "savoury": "savory", "odour": "odor", "armour": "armor",
+    "endeavour": "endeavor", "parlour": "parlor", "saviour": "savior", "vapour": "vapor",
+    "centre": "center", "theatre": "theater", "metre": "meter", "litre": "liter", "fibre": "fiber",
+    "kilometre": "kilometer", "centimetre": "centimeter", "millimetre": "millimeter", "sombre": "somber",
+    "organise": "organize", "organisation": "organization", "organiser": "organizer", "realise": "realize",
+    "recognise": "recognize", "apologise": "apologize", "specialise": "specialize", "prioritise": "prioritize",
+    "criticise": "criticize", "emphasise": "emphasize", "summarise": "summarize", "memorise": "memorize",
+    "customise": "customize", "finalise": "finalize", "personalise": "personalize", "visualise": "visualize",
+    "socialise": "socialize", "minimise": "minimize", "maximise": "maximize", "optimise": "optimize",
+    "categorise": "categorize", "utilise": "utilize", "familiarise": "familiarize", "authorise": "authorize",
+    "sympathise": "sympathize", "energise": "energize", "normalise": "normalize", "modernise": "modernize",
+    "stabilise": "stabilize", "symbolise": "symbolize", "fertilise": "fertilize", "sterilise": "sterilize",
+    "moisturiser": "moisturizer", "moisturise": "moisturize", "harmonise": "harmonize",
+    "hospitalise": "hospitalize", "legalise": "legalize", "capitalise": "capitalize", "publicise": "publicize",
+    "scrutinise": "scrutinize", "patronise": "patronize", "baptise": "baptize", "analyse": "analyze",
+    "paralyse": "paralyze", "jewellery": "jewelry", "grey": "gray", "programme": "program", "cheque": "check",
+    "aluminium": "aluminum", "defence": "defense", "licence": "license", "offence": "offense",
+    "practise": "practice", "catalogue": "catalog", "analogue": "analog", "yoghurt": "yogurt",
+    "pyjamas": "pajamas", "enrol": "enroll", "enrolment": "enrollment", "fulfil": "fulfill",
+    "skilful": "skillful", "instalment": "installment", "mould": "mold", "plough": "plow",
+    "sceptical": "skeptical", "aeroplane": "airplane", "cosy": "cozy", "moustache": "mustache",
+    "doughnut": "donut", "ageing": "aging", "judgement": "judgment", "manoeuvre": "maneuver",
+    "paediatric": "pediatric", "paediatrician": "pediatrician", "orthopaedic": "orthopedic",
+    "anaesthetic": "anesthetic", "oestrogen": "estrogen", "foetus": "fetus", "leukaemia": "leukemia",
+    "gynaecologist": "gynecologist", "diarrhoea": "diarrhea", "counsellor": "counselor", "woollen": "woolen",
+    "artefact": "artifact", "mum": "mom", "maths": "math", "barbeque": "barbecue",
+}
+
+#: Chat shorthand → the word it stands for.
+SHORTHAND = {
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tomoz": "tomorrow", "2moro": "tomorrow",
+    "2morrow": "tomorrow", "tonite": "tonight", "2nite": "tonight", "bday": "birthday", "bdays": "birthdays",
+    "pic": "picture", "pics": "pictures", "pix": "pictures", "ppl": "people", "fav": "favorite",
+    "fave": "favorite", "favs": "favorites", "faves": "favorites", "bf": "boyfriend", "gf": "girlfriend",
+    "bro": "brother", "sis": "sister", "hubby": "husband", "convo": "conversation", "vacay": "vacation",
+    "hols": "holidays", "mins": "minutes", "hrs": "hours", "yrs": "years", "wk": "week", "wks": "weeks",
+    "yr": "year", "uni": "university", "info": "information", "congrats": "congratulations",
+    "thx": "thanks", "thnx": "thanks", "pls": "please", "plz": "please", "msg": "message", "msgs": "messages",
+    "appt": "appointment", "apt": "apartment", "xmas": "christmas", "bbq": "barbecue", "vid": "video",
+    "vids": "videos", "lil": "little", "anniv": "anniversary", "grad": "graduate", "hw": "homework",
+    "mtg": "meeting", "prof": "professor", "kiddo": "kid", "kiddos": "kids", "fam": "family",
+    "roomie": "roommate", "roomies": "roommates", "mgr": "manager", "dept": "department", "govt": "government",
+    "dr": "doctor", "approx": "approximately", "bestie": "best friend",
+}
+
+
+def stem_forms(stem: Callable[[str], str]) -> dict[str, str]:
+    """{stem of a variant: stem of the word it stands for}, only where the stems differ. A variant that
+    stands for two words ("best friend") maps to the last, the one that names the thing."""
+    forms: dict[str, str] = {}
+    for variant, word in (*SPELLINGS.items(), *SHORTHAND.items()):
+        source, target = stem(variant), stem(word.split()[-1])
+        if source != target:
+            forms[source] = target
+    return forms

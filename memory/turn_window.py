@@ -1,0 +1,38 @@
+"""The context a chat message is also found by: the two turns before it, a turn being what one speaker
+sends before the other answers.
+
+In a chat app people send a turn as several messages ("omg" / "guess what" / "I got the job at Arup!").
+Counted by messages, the context of "I got the job" would be the speaker's own "omg" and "guess what",
+not the question it answers. So messages are grouped into runs of one speaker: a message that continues
+a run is found by the run's earlier messages and the run before; a message that starts a run, by the two
+runs before it. Where speakers alternate, each run is one message and this is the two messages before."""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+CONTEXT_RUNS = 2  # turns whose words a chat message is also found by (as context keys)
+RUN_MESSAGES = 8  # the last messages of a long run that count as its words
+
+
+@dataclass
+class _Run:
+    speaker: tuple[str, str]
+    messages: deque = field(default_factory=lambda: deque(maxlen=RUN_MESSAGES))
+
+
+class TurnWindow:
+    """The last turns of one chat session, as keyword tokens per message."""
+
+    def __init__(self) -> None:
+        self._runs: deque[_Run] = deque(maxlen=CONTEXT_RUNS)
+
+    def context(self) -> list[str]:
+        """Tokens of the turns a new message is read against, oldest first: the run it continues (its
+        earlier messages) and the one before, or, when it starts a run, the two before it."""
+        return [token for run in self._runs for tokens in run.messages for token in tokens]
+
+    def add(self, speaker: tuple[str, str], tokens: list[str]) -> None:
+        if not self._runs or self._runs[-1].speaker != speaker:
+            self._runs.append(_Run(speaker))
+        self._runs[-1].messages.append(tokens)

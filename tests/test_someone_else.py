@@ -1,0 +1,51 @@
+"""A user's message about someone else ("My colleague is allergic to cats") is not the user's word about themselves."""
+import pytest
+
+from memory.extract.attributes import statement_marks
+from memory.extract.relations import OTHERS_MARK, names_someone
+from tests.helpers import at, open_engram
+
+
+@pytest.mark.parametrize("text, marks", [
+    ("My sister's on the keto diet, any recipes?", [OTHERS_MARK]),
+    ("My brother just got a new job in Leeds, what's a good congrats gift?", [OTHERS_MARK]),
+    ("My colleague is learning Python, any free courses for her?", [OTHERS_MARK]),
+    ("我爸膝盖不好，有什么适合老年人的锻炼方式吗？", [OTHERS_MARK]),
+    ("我妈在医院当护士", [OTHERS_MARK]),
+    # the user is the subject of a clause: the user's own statement, about what that clause says
+    ("My brother got a job at Arup, so I moved into his old flat in Leeds", ["§home_location", "§said"]),
+    ("My wife and I moved to Leeds last year", ["§partner", "§home_location", "§said"]),
+    # one of the user's people introduced by name is a word about the user's partner
+    ("My boyfriend Marco keeps stealing the duvet", ["§partner", "§said"]),
+    ("I'm vegetarian, like my sister", ["§diet", "§said"]),
+])
+def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks):
+    assert statement_marks(text) == marks
+
+
+def allergies(eng) -> None:
+    for n, text in enumerate(["I'm allergic to peanuts and carry an EpiPen.",
+                              "My colleague is allergic to cats, so allergic she sneezes at photos of them."]):
+        eng.remember(text, at=at(f"2025-01-0{n + 1}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
+
+
+def first(eng, question: str) -> str:
+    return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id
+
+
+def test_a_question_about_the_user_finds_the_users_own_word_before_a_word_about_someone_else():
+    with open_engram() as eng:
+        allergies(eng)
+        assert first(eng, "What am I allergic to?") == "m0"
+        # a question that names the other person, or is not about the user, reads as before
+        assert first(eng, "What is my colleague allergic to?") == "m1"
+        assert first(eng, "allergic cats") == "m1"
+
+
+@pytest.mark.parametrize("question, named", [
+    ("What did I get my sister for her birthday?", True), ("How many cousins' weddings did I go to?", True),
+    ("我妈喜欢什么花？", True), ("Is there anything I'm allergic to?", False), ("Who am I dating?", False),
+    ("我现在平时怎么锻炼？", False),
+])
+def test_a_question_that_names_one_of_the_users_people_is_read_as_about_them(question, named):
+    assert names_someone(question) is named
