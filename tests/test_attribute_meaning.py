@@ -89,8 +89,9 @@ def test_a_date_belongs_to_its_own_clause_unless_the_clause_is_only_a_date():
 
 def test_a_new_job_started_as_a_role_is_an_occupation_not_a_hobby():
     found = find_statements("Handed in my notice and started as a junior copywriter on Monday.")
-    assert [f.attribute for f in found] == ["occupation"]
-    assert "copywriter" in found[0].value
+    # the notice ends the employer, whichever it was (a closing with no value); the role is the occupation
+    assert [(f.attribute, f.value is None) for f in found] == [("employer", True), ("occupation", False)]
+    assert "copywriter" in found[1].value
 
 
 def test_the_workplace_as_a_noun_or_a_price_is_no_statement_about_the_employer():

@@ -113,7 +113,7 @@ def test_a_closing_that_names_no_one_ends_the_partner_whoever_it_was(engram):
 
 def test_a_job_ended_without_naming_the_employer_ends_the_employer_whichever_it_was(engram):
     engram.remember("I'm an accountant at KPMG in Toronto.", at=at("2024-01-10T09:00:00"))
-    engram.remember("handed in my notice in December, not working anywhere right now", at=at("2025-01-10T09:00:00"))
+    engram.remember("handed in my notice in December 🎉 not working anywhere right now", at=at("2025-01-10T09:00:00"))
     assert "employer" not in engram.store.open_values("user")
     assert "KPMG" not in engram.recall("Where do I work now?").results[0].unit.content
 

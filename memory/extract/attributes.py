@@ -41,8 +41,9 @@ UNNAMED_EMPLOYER = "their employer"  # what "I handed in my notice" ends: wherev
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
 _NAME_NO_FOR = _NAME.replace("of|for|and", "of|and")  # after "left": "I left Spotify for Apple Music"
 _TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
-# what may follow a closing's name: when or why, not an object ("I left Tom a voicemail", "I left London at 6am")
-_ENDING_TAIL = (r"(?:\s*,.*|\s+(?:after|last|in|on|this|today|yesterday|to|and|because|for good|earlier|recently|finally"
+# what may follow a closing's name: when or why, or a mark ("!", "—", "🎉"), not an object ("I left Tom a voicemail",
+# "I left London at 6am")
+_ENDING_TAIL = (r"(?:\s*[^\w\s'].*|\s+(?:after|last|in|on|this|today|yesterday|to|and|because|for good|earlier|recently|finally"
                 r"|(?:\w+\s+)?(?:days?|weeks?|months?|years?)\s+ago)\b.*)?")
 
 JOB_WORDS = (

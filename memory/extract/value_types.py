@@ -162,9 +162,9 @@ _EN_ACQUIRED = re.compile(
     r"|upgraded to|treated myself to|invested in|leased|took delivery of|went for|gone for|settled on)\s+"
     r"(?:(?:a|an|the|my|our|new|old|trusty|brand-new|brand new|second-hand|secondhand|used|shiny|refurbished)\s+)*(?P<new>.+)$", re.I)
 # "it's hibiscus tea for me now", "now it's the tram", "these days it's oat lattes"
-# a word of change before or after the value: "It's a bank holiday" names no value of the user's
-_EN_NOW_IT_IS = re.compile(r"^(?:(?P<lead>now|these days|nowadays|lately)\s+)?it(?:'s|\s+is)\s+(?:(?:all|just|only)\s+)?(?P<new>.+?)"
-                           r"(?P<tail>(?:\s+(?:for (?:me|us)|now|from now on|these days|nowadays|instead|only|all the way))*)$",
+# a word of change before or after the value, or "it's been X" (since a change): "It's a bank holiday" names none
+_EN_NOW_IT_IS = re.compile(r"^(?:(?P<lead>now|these days|nowadays|lately)\s+)?it(?:'s|\s+is|\s+has)\s+(?P<been>been\s+)?(?:(?:all|just|only)\s+)?(?P<new>.+?)"
+                           r"(?P<tail>(?:\s+(?:for (?:me|us)|now(?: that .+)?|from now on|these days|nowadays|instead|only|all the way))*)$",
                            re.I)
 _ZH_ACQUIRED = re.compile(
     r"^(?![他她你它])(?:我|我们)?[^，,]{0,6}?(?:新)?(?:换了|买了|入手了|入了|提了|订了|换成了|换成)(?:新的|新)?"
@@ -189,7 +189,7 @@ def acquired(clause: str) -> str | None:
 def now_it_is(clause: str) -> str | None:
     """The value of "it's X for me now" (a value named without a verb of its class), or None."""
     m = _EN_NOW_IT_IS.match(clause.strip())
-    return m.group("new").strip() if m and (m.group("lead") or m.group("tail")) else None
+    return m.group("new").strip() if m and (m.group("lead") or m.group("been") or m.group("tail")) else None
 
 
 def switch(clause: str, loose: bool = False) -> Switch | None:
