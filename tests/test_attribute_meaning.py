@@ -335,6 +335,11 @@ def test_chinese_values_say_no_more_than_the_value(text, expected):
     assert [(f.attribute, f.value) for f in find_statements(text, at("2024-06-01T09:00:00"))] == expected
 
 
+def test_how_long_it_has_been_is_no_part_of_a_chinese_value():
+    (found,) = find_statements("跟你说，我已经戒酒一个多月了，睡眠反而比以前好了。", at("2024-06-01T09:00:00"))
+    assert (found.content, found.ends) == ("用户不再喝酒。", "酒")  # not "酒一个多月"
+
+
 @pytest.mark.parametrize("text, topic", [
     ("Heads up — went fully vegan at the start of September, so no dairy in anything now.", ("diet", False)),
     ("Guess what, moved to Leeds last month!", ("home_location", False)),

@@ -80,6 +80,11 @@ def test_a_job_ended_without_naming_the_employer_ends_whichever_it_was():
     assert facts("I'm not working today, it's a bank holiday.") == []  # a day off, and no value "bank holiday"
 
 
+def test_withdrawing_from_a_course_ends_the_school():
+    assert facts("Withdrew from Leeds Beckett last week, couldn't keep up.") == [
+        ("User no longer studies at Leeds Beckett.", "school")]
+
+
 def test_a_state_with_its_subject_dropped_before_a_name_is_the_users():
     assert facts("Living in Vancouver, it rains like 200 days a year lol") == [("User lives in Vancouver.", "home_location")]
     assert facts("Been seeing Priya for about six weeks now.") == [("User's partner is Priya.", "partner")]

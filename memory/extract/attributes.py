@@ -147,8 +147,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("pet_stop", rf"(?:i|we)\s+(?:gave|rehomed)\s+(?:away\s+)?{_ART}(?P<v>{_PET})\s+(?:away\s+)?to\s+.+"),
     _en("partner_stop", rf"i\s+{_HAVE}(?:broke up with|split up with|divorced|separated from)\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner_stop", rf"i\s+{_HAVE}left\s+(?P<v>{_CAP}\w+){_ENDING_TAIL}"),  # not "I left Tom a voicemail"
-    _en("school_stop", rf"i\s+{_HAVE}(?:dropped out of|left|graduated from|finished at)\s+"
-                       rf"(?P<v>{_NAME_NO_FOR}){_ENDING_TAIL}"),
+    _en("school_stop", rf"i\s+{_HAVE}(?:dropped out of|left|graduated from|finished at|withdrew from|withdrawn from"
+                       rf"|pulled out of)\s+(?:the\s+)?(?P<v>{_NAME_NO_FOR})(?:\s+(?:course|degree|programme|program))?"
+                       rf"{_ENDING_TAIL}"),
     _en("instrument_stop", rf"i\s+{_HAVE}(?:gave up|quit|stopped playing|stopped learning|sold)\s+{_INSTRUMENT}{_TAIL}"),
     _en("instrument_stop", rf"i\s+(?:do not|don't|no longer)\s+play\s+{_INSTRUMENT}(?:\s+any\s?more)?{_TAIL}"),
     _en("instrument", rf"i\s+{_ADV}{_HAVE}(?:play|played|am playing|started playing|started learning|am learning"
@@ -303,7 +304,8 @@ _TRAIL_EN = re.compile(
     r"|in (?:the )?(?:spring|summer|autumn|fall|winter)\b.*|" + CIRCUMSTANCE_EN
     + r"|after|before|when|while|and|but|then|until)$", re.I)  # a word left alone by the date words cut out
 _TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上下班|去上班|上班|通勤|一直|现在|目前"
-                       r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍))+$")
+                       r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍)"
+                       r"|(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")  # 搬来三年了: how long
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|一部|一本|一首|一款|家|所|个)")
 _LEAD_EN = re.compile(r"^(?:been\s+)?(?:(?:a|an|the|my|our|some)\s+)?", re.I)  # "it's been rooibos …"
 _NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",
@@ -444,7 +446,7 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled)\b", re.I)
+    r"|cancell?ed|canceled|withdrew|resigned)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).

@@ -164,7 +164,8 @@ _EN_TRAILING = re.compile(
 )
 _EN_TRAILING_LIGHT = re.compile(r"\s+(?:too|as well|a lot|so much|very much|now|anymore|any more)$", re.I)
 _ZH_LEADING = re.compile(r"^(?:一杯|一瓶|一罐|一点|一些|杯|点|些)")
-_ZH_TRAILING = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|每天|住)+$")
+# "戒酒一个多月了": how long it has been is no part of the value
+_ZH_TRAILING = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|每天|住|(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")
 _ZH_NAME_END = re.compile(r"在|是|今年|来自|住|的|，|,")
 _PREFER_SPLIT = re.compile(r"\s+(?:over|rather than|instead of|more than)\s+|而不是|而非|胜过|多过", re.I)
 _LIKE_VERBS_EN = {
