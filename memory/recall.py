@@ -12,8 +12,8 @@ import numpy as np
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
-from .extract.relations import OTHERS_MARK, names_someone
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
+from .extract.relations import OTHERS_MARK, names_someone
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
@@ -115,7 +115,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     _rule_names(parts, query, as_of, candidates)
     pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
                  index.cosine_rows(query_vector, keep, CANDIDATES))
-    ranked = _rerank(index, pool, then or as_of, asked, about_user=_about_user(query), names_someone=names_someone(query))
+    ranked = _rerank(index, pool, then or as_of, asked, about_user=_about_user(query),
+                     names_someone=names_someone(query))
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)

@@ -5,7 +5,9 @@ In a chat app people send a turn as several messages ("omg" / "guess what" / "I 
 Counted by messages, the context of "I got the job" would be the speaker's own "omg" and "guess what",
 not the question it answers. So messages are grouped into runs of one speaker: a message that continues
 a run is found by the run's earlier messages and the run before; a message that starts a run, by the two
-runs before it. Where speakers alternate, each run is one message and this is the two messages before."""
+runs before it. Where speakers alternate, each run is one message and this is the two messages before.
+Until a second speaker has spoken in the session there are no turns to tell apart (a chat exported with only
+the user's side, a monologue): a message is then read against the two messages before it."""
 from __future__ import annotations
 
 from collections import deque
@@ -26,13 +28,18 @@ class TurnWindow:
 
     def __init__(self) -> None:
         self._runs: deque[_Run] = deque(maxlen=CONTEXT_RUNS)
+        self._speakers: set[tuple[str, str]] = set()
 
     def context(self) -> list[str]:
         """Tokens of the turns a new message is read against, oldest first: the run it continues (its
         earlier messages) and the one before, or, when it starts a run, the two before it."""
+        if len(self._speakers) < 2:
+            return [token for tokens in list(self._runs[-1].messages)[-CONTEXT_RUNS:] for token in tokens] \
+                if self._runs else []
         return [token for run in self._runs for tokens in run.messages for token in tokens]
 
     def add(self, speaker: tuple[str, str], tokens: list[str]) -> None:
+        self._speakers.add(speaker)
         if not self._runs or self._runs[-1].speaker != speaker:
             self._runs.append(_Run(speaker))
         self._runs[-1].messages.append(tokens)

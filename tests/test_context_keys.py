@@ -112,3 +112,17 @@ def test_a_turn_split_over_two_imports_has_the_context_of_one(tmp_path):
         eng.import_messages(chat[:2])
         eng.import_messages(chat[2:])
         assert stored_tokens(eng) == whole
+
+
+def test_a_session_with_one_speaker_is_read_message_by_message(tmp_path):
+    """A chat exported with only the user's side: no reply between the messages, so no turns to tell apart."""
+    from memory import ChatMessage
+
+    said = ["Planning a trip to Lisbon in May.", "Which neighbourhood is best for food?", "Booked the flights!",
+            "Also need a gift for my sister."]
+    with open_engram(tmp_path) as eng:
+        eng.import_messages([ChatMessage(content=text, role="user", session_id="mine", message_id=f"u{n}",
+                                         at=at(f"2026-03-01T08:0{n}:00")) for n, text in enumerate(said)])
+        tokens = stored_tokens(eng)
+        assert context_key("lisbon") in tokens["u2"]  # two messages back
+        assert context_key("lisbon") not in tokens["u3"] and context_key("flight") in tokens["u3"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
 from .relations import OTHERS_MARK, about_someone_else, someone_elses
+from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
 
-__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED_EMPLOYER", "UNNAMED_PARTNER", "VERB_FIRST", "resolve",
-           "statement_marks", "statement_topics"]
+__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED_EMPLOYER", "UNNAMED_PARTNER",
+           "VERB_FIRST", "resolve", "statement_marks", "statement_topics"]
 
 
 @dataclass(frozen=True)

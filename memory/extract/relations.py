@@ -31,8 +31,9 @@ _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
-_USER_SUBJECT = re.compile(rf"^(?:(?:so|and|but|then|now|also|because|since)\s+)*(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b|^我们|^我(?!的?(?:{_RELATION_ZH}))",
-                           re.I)
+_USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*"
+                           r"(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b"
+                           rf"|^我们|^我(?!的?(?:{_RELATION_ZH}))", re.I)
 
 
 def someone_elses(clause: str) -> set[str] | None:
@@ -46,7 +47,8 @@ def someone_elses(clause: str) -> set[str] | None:
         return {"partner"} if re.fullmatch(_PARTNER_EN, who) else {"children"} if re.fullmatch(_CHILD_EN, who) else set()
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
-        return {"partner"} if _PARTNER_ZH.search(m.group()) else {"children"} if _CHILD_ZH.search(m.group()) else set()
+        who = m.group("who")
+        return {"partner"} if _PARTNER_ZH.search(who) else {"children"} if _CHILD_ZH.search(who) else set()
     return None
 
 
