@@ -2,7 +2,7 @@
 import pytest
 
 from memory.extract.attributes import statement_marks
-from memory.extract.relations import OTHERS_MARK, names_someone
+from memory.extract.relations import OTHERS_MARK, about_someone_else, names_someone
 from tests.helpers import at, open_engram
 
 
@@ -21,6 +21,16 @@ from tests.helpers import at, open_engram
 ])
 def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks):
     assert statement_marks(text) == marks
+
+
+@pytest.mark.parametrize("text, about_others", [
+    ("My daughter is allergic to cats — do hypoallergenic breeds help?", True),
+    ("My boss said I'm getting promoted in June.", False),  # what they say is of the user
+    ("我妈说我太瘦了", False),
+    ("My husband Kenji says hi too.", False),
+])
+def test_what_someone_says_of_the_user_is_about_the_user(text, about_others):
+    assert about_someone_else(text) is about_others
 
 
 def allergies(eng) -> None:

@@ -31,6 +31,8 @@ _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
+_SAYS_OF_USER = re.compile(r"\b(?:said|says|told me|tells me|thinks|reckons|reckoned|mentioned)\s+(?:that\s+)?"
+                           r"(?:i|i'm|i've|i'll|i'd|we|we're)\b|(?:说|觉得|告诉我)我", re.I)
 _USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*"
                            r"(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b"
                            rf"|^我们|^我(?!的?(?:{_RELATION_ZH}))", re.I)
@@ -59,6 +61,8 @@ def about_someone_else(text: str) -> bool:
     subject = _OTHER_SUBJECT_EN.match(clauses[0]) or _OTHER_SUBJECT_ZH.match(clauses[0]) if clauses else None
     if subject is None or _NAMED.match(clauses[0], subject.end()):
         return False  # the user's own, or one of the user's people introduced by name ("My husband Kenji says hi")
+    if _SAYS_OF_USER.search(clauses[0]):
+        return False  # "My boss said I'm getting promoted": what they say is of the user
     return not any(_USER_SUBJECT.match(c) for c in clauses[1:])
 
 
