@@ -85,6 +85,15 @@ def test_withdrawing_from_a_course_ends_the_school():
         ("User no longer studies at Leeds Beckett.", "school")]
 
 
+def test_joining_a_gym_or_a_club_is_no_job_and_settling_into_a_new_place_is_a_move():
+    assert facts("I've joined PureGym on Deansgate, £22 a month.") == []
+    assert facts("I joined the Ramblers Club.") == []
+    assert facts("I joined Google.") == [("User joined Google.", "employer")]
+    assert facts("been in the new place in Stockbridge since Easter") == [("User moved to Stockbridge.", "home_location")]
+    assert facts("We're in the new flat in Leith now.") == [("User moved to Leith.", "home_location")]
+    assert facts("Been in the new office in Leeds all week.") == []
+
+
 def test_a_state_with_its_subject_dropped_before_a_name_is_the_users():
     assert facts("Living in Vancouver, it rains like 200 days a year lol") == [("User lives in Vancouver.", "home_location")]
     assert facts("Been seeing Priya for about six weeks now.") == [("User's partner is Priya.", "partner")]

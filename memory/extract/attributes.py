@@ -235,6 +235,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                      rf"(?:new\s+)?(?:place|flat|house|apartment|home|cottage|studio)\s+in\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:got|collected|picked up|been given)\s+(?:the\s+)?keys\s+(?:to|for)\s+{_ART}"
                      rf"(?:new\s+|little\s+|first\s+|own\s+)*{_HOME_NOUN}\s+(?:in|on)\s+(?P<v>{_NAME}){_TAIL}"),
+    # "been in the new place in Stockbridge since Easter", "we're in the new flat in Leith now": settled in a new home
+    _en("home_move", rf"(?:{_I}\s*(?:{_BE}|{_HAVE}been)|been)\s+(?:settled\s+)?in(?:to)?\s+(?:the|our|my)\s+new\s+{_HOME_NOUN}"
+                     rf"\s+in\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"(?:(?:my|our)\s+)?home\s+(?:has been|is now|is)\s+(?:a\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:in|outside|near|just outside)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"{_I}\s*{_BE}\s+(?:now\s+)?(?:in|living in)\s+(?P<v>{_NAME})\s+(?:now|these days|nowadays){_TAIL}"),
     # a job by what one does ("I teach maths", "I drive a bus"); not "I teach myself", "I drive my wife mad"

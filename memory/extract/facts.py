@@ -56,6 +56,8 @@ _ADV = (
     r"|currently|actually|mostly|nowadays)\s+)*"
 )
 _HAVE = r"(?:(?:have|'ve|just|recently|already)\s+)*"
+_MEMBERSHIP = (r"(?i:[^,.;]*?(?:gym|fitness|leisure cent|club\b|society|choir|orchestra|league|union\b|party\b"
+               r"|library|ramblers|parkrun|slimming world|weight watchers))")
 _ZADV = r"(?:现在|平时|一般|通常|每天|早上|经常|最近|都|只|主要|还是|一直|也|已经|目前|基本上|基本|总是)*"
 
 
@@ -92,7 +94,8 @@ _MEMORY_RULES = [
     _en("home", rf"i\s+{_ADV}(?:live|am living|'m living|am based|'m based|reside)\s+in\s+(?P<v>.+?)"),
     _en("employer_stop", r"i\s+no longer\s+work\s+(?:at|for)\s+(?P<v>.+?)"),
     _en("employer_stop", r"i\s+(?:don't|do not)\s+work\s+(?:at|for)\s+(?P<v>.+?)\s+(?:anymore|any more)"),
-    _en("employer_join", rf"i\s+{_HAVE}(?:joined|started (?:working )?at)\s+(?P<v>(?-i:[A-Z]).*?)"),
+    # not a membership: "I've joined PureGym", "joined the Ramblers Club" (a gym, a club or a choir is no employer)
+    _en("employer_join", rf"i\s+{_HAVE}(?:joined|started (?:working )?at)\s+(?!{_MEMBERSHIP})(?P<v>(?-i:[A-Z]).*?)"),
     _en("employer", rf"i\s+{_ADV}(?:work|am working|'m working)\s+(?:at|for)\s+(?P<v>.+?)"),
     _en("prefer", rf"i\s+{_ADV}(?:prefer|would prefer|'d prefer|would rather have|'d rather have)\s+(?P<v>.+?)"),
     _en(
