@@ -33,9 +33,9 @@ class TurnWindow:
     def context(self) -> list[str]:
         """Tokens of the turns a new message is read against, oldest first: the run it continues (its
         earlier messages) and the one before, or, when it starts a run, the two before it."""
-        if len(self._speakers) < 2:
-            return [token for tokens in list(self._runs[-1].messages)[-CONTEXT_RUNS:] for token in tokens] \
-                if self._runs else []
+        if len(self._speakers) < 2:  # no turns to tell apart yet: the two messages before
+            recent = list(self._runs[-1].messages)[-CONTEXT_RUNS:] if self._runs else []
+            return [token for tokens in recent for token in tokens]
         return [token for run in self._runs for tokens in run.messages for token in tokens]
 
     def add(self, speaker: tuple[str, str], tokens: list[str]) -> None:

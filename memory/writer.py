@@ -263,7 +263,7 @@ def _message_key(msg: ChatMessage, text: str) -> tuple | None:
 
 def _speaker(role: str, content: str, text: str) -> tuple[str, str]:
     """Who sent a chat turn: its role and the name its stored content begins with ("Tom: …"), if any."""
-    return role, content[:len(content) - len(text)] if content.endswith(text) else ""
+    return role, (content[:len(content) - len(text)] if content.endswith(text) else "")
 
 
 def _dated(content: str, began: datetime) -> str:
