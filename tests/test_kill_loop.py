@@ -7,6 +7,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -53,6 +54,7 @@ def test_kill_nine_at_random_moments_never_corrupts_loses_or_duplicates(tmp_path
         write_note(vault, n, 0)
     messages = chat_lines(60)
     killed = {"ingest": 0, "import-chat": 0, "ask": 0}
+    took: dict[str, float] = {}  # seconds each command took when it last ran to its end
     for round_ in range(ROUNDS):
         write_note(vault, rng.randrange(40), round_ + 1)  # the vault keeps changing
         messages = chat_lines(60 + 30 * round_)  # and the chat file keeps growing
@@ -60,9 +62,14 @@ def test_kill_nine_at_random_moments_never_corrupts_loses_or_duplicates(tmp_path
         command = ("ingest", "import-chat", "ask")[round_ % 3]
         args = {"ingest": ("ingest", str(vault)), "import-chat": ("import-chat", str(chat)),
                 "ask": ("ask", f"what is the plan for week {round_ % 9}?", "--session", "asked")}[command]
+        started = time.monotonic()
         proc = start(*args, home=home)
-        try:  # kill at a random moment; a command that ends before it is not waited for any longer
-            proc.wait(timeout=rng.uniform(0.8, 5.0))
+        # kill at a random moment within the time the command took last (its first run goes to its end, to time
+        # it), so that kills land mid-command on a fast machine and a slow one alike
+        moment = rng.uniform(0.4, 0.95) * took[command] if command in took else None
+        try:
+            proc.wait(timeout=moment)
+            took[command] = time.monotonic() - started
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGKILL)
             killed[command] += 1
