@@ -95,6 +95,11 @@ class MemoryUnit:
             return (self.subject, self.attribute)
         return None
 
+    @property
+    def holds_no_moment(self) -> bool:
+        """Closed as it begins: an ending of something its slot did not hold ("I quit Twitter" while at Deloitte)."""
+        return self.valid_until is not None and self.valid_until == self.valid_from
+
 
 @dataclass
 class Provenance:

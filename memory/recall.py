@@ -115,8 +115,9 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     _rule_names(parts, query, as_of, candidates)
     pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
                  index.cosine_rows(query_vector, keep, CANDIDATES))
-    ranked = _rerank(index, pool, then or as_of, asked, about_user=_about_user(query),
-                     names_someone=names_someone(query))
+    about_user = _about_user(query)
+    ranked = _rerank(index, pool, then or as_of, asked, about_user=about_user,
+                     names_someone=about_user and names_someone(query))
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
@@ -207,7 +208,7 @@ def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[floa
     """Whether a closing ended only values older than the latest word that still stands: "Rufus died" ends the
     dog, not the kitten got after him. A closing known only as a turn ("no pets any more") ends everything."""
     closing = next((u for u in held if u.id == closing_id), None)
-    if closing is not None and closing.valid_until == closing.valid_from:
+    if closing is not None and closing.holds_no_moment:
         return bool(positive)  # it ended something the slot did not hold ("I quit Twitter" while at Deloitte)
     ended = [u for u in held if closing is not None and u.valid_until is not None and u.value is not None
              and u.valid_until == closing.valid_from]

@@ -249,7 +249,7 @@ class _HeldValues:
         """A message's slot values: a stated one holds from now on, an ended one no longer does (an ending of
         something the slot did not hold, closed as it begins, changes nothing)."""
         self._noted.update({u.attribute: [u.value] if u.value else [] for u in units
-                            if u.subject == "user" and u.attribute and u.valid_until != u.valid_from})
+                            if u.subject == "user" and u.attribute and not u.holds_no_moment})
 
 
 def _message_key(msg: ChatMessage, text: str) -> tuple | None:

@@ -103,6 +103,14 @@ def test_chinese_tokens_stored_before_m005_gain_their_characters(tmp_path):
         eng.close()
 
 
+def stored_before(store: Store, migration: str, where: str, tokens: str) -> None:
+    """Put a store back to before `migration`: the memories `where` selects keep `tokens`, and the migration is to
+    run again when the store next opens (the store is closed)."""
+    store.execute(f"UPDATE memories SET tokens = ? WHERE {where}", [tokens])
+    store.execute("DELETE FROM migrations WHERE name = ?", [migration])
+    store.close()
+
+
 def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
     from tests.helpers import at, open_engram
 
@@ -114,9 +122,7 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
     marked = "SELECT tokens FROM memories WHERE content LIKE 'Met%'"
     assert {"zoe", "cafe", "muller", "strass", "crepe"} <= set(store.query(marked)[0][0].split())
     old = "met zoë café müller straße crêpes"  # how they were kept before: marks and all, not stemmed
-    store.execute("UPDATE memories SET tokens = ? WHERE content LIKE 'Met%'", [old])
-    store.execute("DELETE FROM migrations WHERE name = 'm009_folded_search_tokens'")
-    store.close()
+    stored_before(store, "m009_folded_search_tokens", "content LIKE 'Met%'", old)
     eng = open_engram(tmp_path)
     try:
         assert eng.store.query(marked)[0][0].split() == ["met", "zoe", "cafe", "muller", "strass", "crepe"]
@@ -136,10 +142,8 @@ def test_british_spellings_stored_before_m012_are_found_in_american_spelling(tmp
     store = Store(tmp_path / "engram.duckdb")
     painted = "SELECT tokens FROM memories WHERE content LIKE 'Painted%'"
     assert {"favorit", "color", "gray"} <= set(store.query(painted)[0][0].split())
-    store.execute("UPDATE memories SET tokens = ? WHERE content LIKE 'Painted%'",
-                  ["paint spare room favourit colour soft grey"])  # how they were kept before
-    store.execute("DELETE FROM migrations WHERE name = 'm012_one_word_form'")
-    store.close()
+    stored_before(store, "m012_one_word_form", "content LIKE 'Painted%'",
+                  "paint spare room favourit colour soft grey")  # how they were kept before
     eng = open_engram(tmp_path)
     try:
         assert eng.store.query(painted)[0][0].split() == ["paint", "spare", "room", "favorit", "color", "soft", "gray"]
@@ -169,9 +173,7 @@ def test_user_turns_marked_before_a_rules_migration_are_marked_again_by_the_rule
     assert "§drink_preference" not in now.split() and "§said" in now.split()
     before = stale.format(now) if "{}" in stale else " ".join(
         [w for w in now.split() if not w.startswith("§")] + [stale])
-    store.execute("UPDATE memories SET tokens = ? WHERE message_id = 'u1' AND type = 'chat_turn'", [before])
-    store.execute("DELETE FROM migrations WHERE name = ?", [migration])
-    store.close()
+    stored_before(store, migration, "message_id = 'u1' AND type = 'chat_turn'", before)
     store = Store(tmp_path / "engram.duckdb")
     try:
         assert store.query(tokens)[0][0].split() == now.split() != before.split()
@@ -192,9 +194,7 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     now = store.query(tokens)[0][0].split()
     assert OTHERS_MARK in now and "§occupation" not in now
     before = [w for w in now if not w.startswith("§")] + ["§occupation", "§said"]  # the brother's job, as the user's
-    store.execute("UPDATE memories SET tokens = ? WHERE message_id = 'u1' AND type = 'chat_turn'", [" ".join(before)])
-    store.execute("DELETE FROM migrations WHERE name = 'm013_statement_marks'")
-    store.close()
+    stored_before(store, "m013_statement_marks", "message_id = 'u1' AND type = 'chat_turn'", " ".join(before))
     store = Store(tmp_path / "engram.duckdb")
     try:
         assert store.query(tokens)[0][0].split() == now

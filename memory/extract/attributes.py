@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from .relations import OTHERS_MARK, about_someone_else, someone_elses
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
 
-__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED_EMPLOYER", "UNNAMED_PARTNER",
-           "VERB_FIRST", "resolve", "statement_marks", "statement_topics"]
+__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
+           "resolve", "statement_marks", "statement_topics"]
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,9 @@ _WORK_MODE = (r"(?:\s+(?:nights|days|evenings|weekends|mornings|shifts|night shi
               r"|from home|freelance|locum|on contract|as a contractor))?")
 _ART = r"(?:(?:a|an|the|my|our)\s+)?"
 _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
-UNNAMED_PARTNER = "their partner"  # what "we broke up" ends: whoever the partner was
-UNNAMED_EMPLOYER = "their employer"  # what "I handed in my notice" ends: wherever the user worked
+# what a closing that names nothing ends, by kind: whoever the partner was ("we broke up"), wherever the user worked
+# ("I handed in my notice")
+UNNAMED = {"partner_stop": "their partner", "employer_stop": "their employer"}
 _NAME = rf"{_CAP}[\w'.&-]*(?:\s+(?:of|for|and|&|de|la|le|van|von)?\s*{_CAP}[\w'.&-]*){{0,5}}"
 _NAME_NO_FOR = _NAME.replace("of|for|and", "of|and")  # after "left": "I left Spotify for Apple Music"
 _TAIL = r"(?:[\s,].*)?"  # the rest of the clause, ignored
@@ -384,10 +385,8 @@ def resolve(clause: str) -> list[AttributeFact]:
             continue
         groups = m.groupdict()
         raw = groups.get("v") or groups.get("v2") or ""
-        if kind == "partner_stop" and not raw:
-            raw = UNNAMED_PARTNER
-        if kind == "employer_stop" and not raw:
-            raw = UNNAMED_EMPLOYER
+        if not raw and kind in UNNAMED:
+            raw = UNNAMED[kind]
         if kind == "job_does":
             if _NOT_HOBBY.search(raw):
                 continue  # "I drive to work every day" is a commute
@@ -594,7 +593,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         return []
     clauses = _clauses(text)
     # a statement only about someone else ("My brother just got a new job") is none of the user's
-    users = [c for c in clauses if someone_elses(c) != set()]
+    relations = [someone_elses(c) for c in clauses]
+    users = [c for c, relation in zip(clauses, relations) if relation != set()]
     if not users:
         return []
     own = own and any(_FIRST_PERSON.search(c) or _ZH_DROPPED_SUBJECT.search(c) for c in users)
@@ -605,13 +605,12 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     # names one in any statement ("Haven't had a car since the spring").
     by_cues = own or verb_first
     found: dict[str, bool] = {}
-    for clause, negated in zip(clauses, negations):
+    for clause, negated, relation in zip(clauses, negations, relations):
         named = set(held_classes(clause))
         if by_cues:
             named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
-        relation = someone_elses(clause)
         if relation is not None:
             named &= relation
         for name in named:

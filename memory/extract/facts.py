@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, TEMPLATES
 from .compress import compress
-from .attributes import CIRCUMSTANCE_EN, UNNAMED_EMPLOYER, UNNAMED_PARTNER, VERB_FIRST, AttributeFact
+from .attributes import CIRCUMSTANCE_EN, UNNAMED, VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
@@ -276,7 +276,7 @@ def _template(kind: str, value: str, lang: str, slot_value: str | None = None) -
     content = template.text(lang).format(v=value)
     if template.closes:
         named = slot_value or value
-        return content, attribute, None, None if named in (UNNAMED_PARTNER, UNNAMED_EMPLOYER) else named
+        return content, attribute, None, None if named in UNNAMED.values() else named
     return content, attribute, (slot_value or value) if attribute else None, None
 
 
