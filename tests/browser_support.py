@@ -136,6 +136,21 @@ def chromium_path() -> str:
     return path
 
 
+def settle(page, quiet: float = 0.6, timeout: float = 60) -> None:
+    """Wait until Streamlit has stopped running the script for `quiet` seconds."""
+    app = page.get_by_test_id("stApp")
+    deadline, since = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        if app.get_attribute("data-test-script-state") == "notRunning":
+            since = since or time.monotonic()
+            if time.monotonic() - since >= quiet:
+                return
+        else:
+            since = None
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the Streamlit script was still running after {timeout} s on {page.url}")
+
+
 def screenshot(page, name: str) -> Path:
     """A full-page screenshot. Streamlit scrolls inside its main block, not the page, so the
     viewport is grown to the content's height first (and restored afterwards)."""

@@ -30,6 +30,7 @@ from tests.browser_support import (
     closed_port,
     screenshot,
     seed_home,
+    settle,
     streamlit_app,
 )
 from tests.fixtures.fake_ollama import FakeOllama
@@ -100,21 +101,6 @@ def page(browser: Browser, request) -> Page:
 
 
 # ------------------------------------------------------------------ helpers
-def settle(page: Page, quiet: float = 0.6, timeout: float = 60) -> None:
-    """Wait until Streamlit has stopped running the script for `quiet` seconds."""
-    app = page.get_by_test_id("stApp")
-    deadline, since = time.monotonic() + timeout, None
-    while time.monotonic() < deadline:
-        if app.get_attribute("data-test-script-state") == "notRunning":
-            since = since or time.monotonic()
-            if time.monotonic() - since >= quiet:
-                return
-        else:
-            since = None
-        page.wait_for_timeout(100)
-    raise AssertionError(f"the Streamlit script was still running after {timeout} s on {page.url}")
-
-
 def open_page(page: Page, url: str) -> None:
     page.goto(url)
     expect(page.get_by_test_id("stApp")).to_be_attached()

@@ -23,7 +23,7 @@ from memory import Engram
 from memory.embed import make_embedder
 from memory.forward import LOCK_WAIT_S
 
-from tests.browser_support import CHROMIUM_ARGS, ROOT, SCREENSHOTS, chromium_path, streamlit_app
+from tests.browser_support import CHROMIUM_ARGS, ROOT, SCREENSHOTS, chromium_path, settle, streamlit_app
 
 TIMEOUT_MS = 60_000
 LOCKER = "My locker code word is Zanzibar"
@@ -418,6 +418,7 @@ def test_the_app_opened_while_watch_runs_searches_through_it_and_can_take_over(e
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "one-store-held-by-watch.png"))
 
+            settle(page)  # a click while the script still runs may be lost in its rerun
             page.get_by_role("button", name="Take over here").click()
             try:
                 out, err = watch.communicate(timeout=90)
