@@ -13,7 +13,7 @@ from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
-from .extract.relations import OTHERS_MARK, names_someone
+from .extract.relations import ASKS_MARK, OTHERS_MARK, names_someone
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
@@ -56,6 +56,11 @@ ASSISTANT_WEIGHT = 0.75
 # answer a question about the user less than the user's own ("Is there anything I'm allergic to?"), unless the
 # question names one of the user's people ("what is my daughter allergic to")
 OTHERS_WEIGHT = 0.5
+# … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
+# user, unless the question is about what the user asked ("what did I ask about savings rates?")
+ASKS_WEIGHT = 0.5
+_ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
+                           re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
@@ -117,7 +122,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                  index.cosine_rows(query_vector, keep, CANDIDATES))
     about_user = _about_user(query)
     ranked = _rerank(index, pool, then or as_of, asked, about_user=about_user,
-                     names_someone=about_user and names_someone(query))
+                     names_someone=about_user and names_someone(query),
+                     about_asking=about_user and bool(_ABOUT_ASKING.search(query)))
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
@@ -407,13 +413,15 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
 
 
 def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None, *,
-            about_user: bool = False, names_someone: bool = False) -> Pool:
+            about_user: bool = False, names_someone: bool = False, about_asking: bool = False) -> Pool:
     """Scores weighed by relevance and recency (and the asked period; for a question about the user, by who
     said it and whom it was about), best first; scores of 0 dropped."""
     valid_from = index.valid_from[pool.rows]
     pool.scores = pool.scores * (index.relevance[pool.rows].astype(np.float64) * _recency(valid_from, as_of))
     if about_user:
         pool.scores[index.rows_holding(ASSISTANT_MARK, pool.rows)] *= ASSISTANT_WEIGHT
+        if not about_asking:
+            pool.scores[index.rows_holding(ASKS_MARK, pool.rows)] *= ASKS_WEIGHT
         if not names_someone:
             pool.scores[index.rows_holding(OTHERS_MARK, pool.rows)] *= OTHERS_WEIGHT
     if asked is not None:

@@ -286,6 +286,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m011_statement_marks", m008_statement_marks),  # … consequences, transfers, "as a <job>", 搬家 alone, milestones in tens
     ("m012_one_word_form", m012_one_word_form),
     ("m013_statement_marks", m008_statement_marks),  # messages about someone else: `§others`, and none of the user's topics
+    ("m014_statement_marks", m008_statement_marks),  # messages that only ask: `§asks`
 ]
 
 

@@ -202,6 +202,26 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
         store.close()
 
 
+def test_a_message_that_only_asks_stored_before_m014_is_marked_as_such(tmp_path):
+    from memory.extract.relations import ASKS_MARK
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("is hay fever worse in june or july?", at=at("2024-01-01T09:00:00"), message_id="u1")
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
+    now = store.query(tokens)[0][0].split()
+    assert ASKS_MARK in now
+    stored_before(store, "m014_statement_marks", "message_id = 'u1' AND type = 'chat_turn'",
+                  " ".join(w for w in now if w != ASKS_MARK))
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert store.query(tokens)[0][0].split() == now
+    finally:
+        store.close()
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""

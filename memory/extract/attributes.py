@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import OTHERS_MARK, about_someone_else, someone_elses
+from .relations import ASKS_MARK, OTHERS_MARK, about_someone_else, someone_elses
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
@@ -627,9 +627,13 @@ STATEMENT_MARK = "§"  # search tokens of our own start with it: "§home_locatio
 
 def statement_marks(text: str) -> list[str]:
     """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no"),
-    and a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?")."""
-    return [f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}"
-            for name, negated in statement_topics(text)] + ([OTHERS_MARK] if about_someone_else(text) else [])
+    a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?") and one that only asks
+    (`ASKS_MARK`: "what's a decent interest rate for a savings account?")."""
+    from .facts import asks_only  # facts reads this module's rules
+
+    return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}"
+             for name, negated in statement_topics(text)] + ([OTHERS_MARK] if about_someone_else(text) else [])
+            + ([ASKS_MARK] if asks_only(text) else []))
 
 
 def _told(text: str) -> str:

@@ -8,13 +8,13 @@ from typing import Iterable, Iterator
 
 from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
-from ..slots import ALIASES, TEMPLATES
+from ..slots import ALIASES, FIRST_PERSON, TEMPLATES
 from .compress import compress
 from .attributes import CIRCUMSTANCE_EN, UNNAMED, VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .han import HAN_CHAR
 
-__all__ = ["Found", "find_statements", "is_question", "to_memories"]
+__all__ = ["Found", "asks_only", "find_statements", "is_question", "to_memories"]
 
 _ABBREVIATIONS = "Dr Mr Mrs Ms Prof St Jr Sr Inc Ltd Co vs etc e.g i.e No".split()
 _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
@@ -355,6 +355,20 @@ def is_question(text: str) -> bool:
     a request, not a question.
     """
     return any(_asks(sentence) for _, sentence in _sentences(text))
+
+
+_ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")  # a clause keeps its mark: "any tips?" asks, "sold the bike," does not
+
+
+def asks_only(text: str) -> bool:
+    """A message that asks and says nothing of its writer: every clause asks, and no word is the writer's
+    ("is hay fever worse in june or july?", "best hand cream for cracked knuckles?", "有什么适合冬天的运动装备推荐吗").
+    "How do I get my salary paid into Starling?" says something of the writer; so do "Sold the bike, any tips?" and
+    "上个月搬到深圳了，有没有省钱的建议"."""
+    if "我" in text or set(re.findall(r"[\w']+", text.lower())) & FIRST_PERSON:
+        return False
+    clauses = [clause for _, sentence in _sentences(text) for clause in _ASKING_CLAUSE.split(sentence) if clause.strip()]
+    return bool(clauses) and all(_asks(clause) for clause in clauses)
 
 
 def _asks(sentence: str) -> bool:

@@ -1,0 +1,47 @@
+"""A user's message that only asks ("is hay fever worse in june or july?") says nothing of the user."""
+import pytest
+
+from memory.extract.attributes import statement_marks
+from memory.extract.facts import asks_only
+from memory.extract.relations import ASKS_MARK
+from tests.helpers import at, open_engram
+
+
+@pytest.mark.parametrize("text, only_asks", [
+    ("is hay fever worse in june or july?", True),
+    ("best hand cream for cracked knuckles in winter?", True),
+    ("what's a good way to practice speaking a language without paying for a tutor", True),
+    ("is it ok to give pets a bit of tuna, as a treat?", True),
+    ("有什么适合冬天的运动装备推荐吗", True),
+    # the writer is named, or a clause tells
+    ("how do I get my salary paid into Starling?", False),
+    ("Sold the bike, any tips for selling the helmet?", False),
+    ("Sold the bike. Any tips for selling the helmet?", False),
+    ("sitting on the river bank feeding ducks, what are you supposed to feed them", False),
+    ("上个月搬家到深圳南山了，房租贵得离谱 有没有省钱的建议", False),
+    ("我该怎么准备面试？", False),
+    ("Moved to Leeds last month.", False),
+])
+def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
+    assert asks_only(text) is only_asks
+    assert (ASKS_MARK in statement_marks(text)) is only_asks
+
+
+def languages(eng) -> None:
+    for n, text in enumerate(["which language is easiest to start learning, and is a language app enough for learning it?",
+                              "I am learning the Korean language now, lessons every Tuesday.",
+                              "My flat needs a new sofa, the old one is falling apart."]):
+        eng.remember(text, at=at(f"2025-01-0{n + 1}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
+
+
+def first(eng, question: str) -> str:
+    return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id
+
+
+def test_a_question_about_the_user_finds_what_the_user_told_before_what_the_user_asked():
+    with open_engram() as eng:
+        languages(eng)
+        assert first(eng, "Which language am I learning?") == "m1"
+        # a question about what the user asked, or one not about the user, reads as before
+        assert first(eng, "Which way of learning a language did I ask about?") == "m0"
+        assert first(eng, "learning a language") == "m0"
