@@ -1,7 +1,7 @@
 """A question about the user's present state is answered by the latest word on the topic.
 
-"Which gym do I go to now?" may best match "I'm a member at PureGym" while the user said later
-"Cancelled PureGym and signed up at the climbing wall instead". The slot rules know a dozen
+"Which streaming service am I subscribed to now?" may best match "I'm subscribed to Netflix" while the
+user said later "Cancelled Netflix and signed up for Disney Plus instead". The slot rules know a score of
 attribute classes by their words; this stage knows none. It looks at the question's best match and
 at the user's later statements among the next candidates: one that is about the same thing (its
 message's meaning close to the best match's message) and relevant to the question comes first. It

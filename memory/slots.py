@@ -203,6 +203,30 @@ SLOTS: tuple[Slot, ...] = (
         cues_en=_words("smoke smokes smoking cigarette cigarettes cigs vape vaping nicotine"),
         cues_zh=_words("抽烟 吸烟 烟瘾 戒烟 电子烟 香烟"),
     ),
+    # Known by the user's statements alone (no value read from them): the latest statement answers
+    Slot(
+        "gym",
+        cues_en=_words("gym gyms"),
+        cues_zh=_words("健身房 健身卡"),
+        cue_phrases=("fitness club", "leisure centre", "leisure center", "work out at", "train at"),
+    ),
+    Slot(
+        "bank",
+        cues_en=_words("bank banks banking"),
+        cues_zh=_words("银行 工资卡 开户"),
+        cue_phrases=("current account", "checking account"),
+    ),
+    Slot(
+        "language",
+        cues_en=_words("language languages"),
+        cues_zh=_words("语言 外语 学什么语"),
+    ),
+    Slot(
+        "medication",
+        cues_en=_words("medication medications meds pills prescription prescribed"),
+        cues_zh=_words("吃什么药 吃的药 用药 服药"),
+        cue_phrases=("medicine am i on", "medicine do i take", "medicines am i on", "medicines do i take"),
+    ),
     Slot(
         "children",
         cues_zh=_words("孩子 儿子 女儿 小孩 娃"),

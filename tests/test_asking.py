@@ -27,9 +27,9 @@ def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
     assert (ASKS_MARK in statement_marks(text)) is only_asks
 
 
-def languages(eng) -> None:
-    for n, text in enumerate(["which language is easiest to start learning, and is a language app enough for learning it?",
-                              "I am learning the Korean language now, lessons every Tuesday.",
+def baking(eng) -> None:
+    for n, text in enumerate(["which bread is easiest to start baking, and is a bread machine enough for baking it?",
+                              "I am baking the sourdough bread now, every Sunday.",
                               "My flat needs a new sofa, the old one is falling apart."]):
         eng.remember(text, at=at(f"2025-01-0{n + 1}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
 
@@ -40,8 +40,8 @@ def first(eng, question: str) -> str:
 
 def test_a_question_about_the_user_finds_what_the_user_told_before_what_the_user_asked():
     with open_engram() as eng:
-        languages(eng)
-        assert first(eng, "Which language am I learning?") == "m1"
+        baking(eng)
+        assert first(eng, "Which bread am I baking?") == "m1"
         # a question about what the user asked, or one not about the user, reads as before
-        assert first(eng, "Which way of learning a language did I ask about?") == "m0"
-        assert first(eng, "learning a language") == "m0"
+        assert first(eng, "Which way of baking bread did I ask about?") == "m0"
+        assert first(eng, "baking bread") == "m0"

@@ -347,3 +347,26 @@ def test_how_long_it_has_been_is_no_part_of_a_chinese_value():
 ])
 def test_news_opened_by_a_lead_in_is_read_as_news(text, topic):
     assert topic in statement_topics(text)
+
+
+@pytest.mark.parametrize("before, chatter, after, question", [
+    ("Signed up at PureGym near my office.", "The gym in our building is closed till March.",
+     "Joined the David Lloyd by the ring road last week, there's a pool.", "Which gym am I a member of now?"),
+    ("I bank with Barclays, have done for years.", "Sitting on the river bank feeding ducks.",
+     "Moved all my money over to Starling last month, no fees.", "Which bank do I use now?"),
+    ("Day 40 of my Japanese streak on Duolingo!", "Japanese food is my favourite.",
+     "Dropped Japanese, I've switched to Korean lessons for the Seoul trip.", "Which language am I learning?"),
+    ("Doc put me on sertraline 50mg.", "My grandma takes eight pills a day.",
+     "The psychiatrist switched me over to bupropion last week.", "What medication am I on now?"),
+    ("我的工资卡是招商银行的。", "银行门口新开了一家奶茶店。", "这个月开始工资都打到建设银行的卡里了。", "我现在用哪家银行？"),
+])
+def test_gyms_banks_languages_and_medicines_are_answered_by_the_latest_statement(eng, before, chatter, after, question):
+    for n, text in enumerate([before, chatter, after]):
+        eng.remember(text, at=at(f"2024-0{n + 1}-01T09:00:00"))
+    assert rule_answers(eng.recall(question, as_of=at("2024-06-01T00:00:00"))) == [after]
+
+
+def test_moving_money_is_no_move_of_home():
+    assert "home_location" not in dict(statement_topics("Moved all my money over to Starling last month."))
+    assert "bank" in dict(statement_topics("Moved all my money over to Starling last month."))
+    assert "home_location" in dict(statement_topics("Moved to Leeds last month."))

@@ -23,34 +23,32 @@ def top(engram, question: str) -> str:
     return engram.recall(question, as_of=at("2025-01-01T00:00:00")).results[0].unit.content
 
 
-def remember_gyms(engram) -> None:
-    engram.remember("I'm a member at PureGym on the high street.", at=at("2024-03-02T09:00:00"))
-    engram.remember("The high street has lost three shops this year.", at=at("2024-03-05T09:00:00"))
-    engram.remember("Cancelled PureGym and signed up at the climbing wall by the river instead.",
-                    at=at("2024-09-10T09:00:00"))
-    engram.remember("The river path floods every October.", at=at("2024-09-12T09:00:00"))
+def remember_streaming(engram) -> None:
+    engram.remember("I'm subscribed to Netflix on the family plan.", at=at("2024-03-02T09:00:00"))
+    engram.remember("The family plan is cheaper per head.", at=at("2024-03-05T09:00:00"))
+    engram.remember("Cancelled Netflix and signed up for Disney Plus instead.", at=at("2024-09-10T09:00:00"))
+    engram.remember("Plus the kids love the Pixar films.", at=at("2024-09-12T09:00:00"))
 
 
 def test_a_later_statement_on_the_best_matchs_topic_comes_first(engram):
-    remember_gyms(engram)
-    result = engram.recall("Which gym do I go to now?", as_of=at("2025-01-01T00:00:00"))
-    assert "climbing wall" in result.results[0].unit.content
+    remember_streaming(engram)
+    result = engram.recall("Which streaming service am I subscribed to now?", as_of=at("2025-01-01T00:00:00"))
+    assert "Disney Plus" in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
-    assert "member at PureGym" in result.results[1].unit.content
+    assert "subscribed to Netflix" in result.results[1].unit.content
 
 
 def test_a_question_about_before_keeps_the_earlier_word_first(engram):
-    remember_gyms(engram)
-    assert "member at PureGym" in top(engram, "Which gym did I go to before?")
+    remember_streaming(engram)
+    assert "subscribed to Netflix" in top(engram, "Which streaming service was I subscribed to before?")
 
 
 def test_a_later_turn_on_another_topic_does_not_jump(engram):
-    engram.remember("My bank is Barclays, have been with them since uni.", at=at("2024-01-10T09:00:00"))
+    engram.remember("I'm subscribed to Netflix on the family plan.", at=at("2024-01-10T09:00:00"))
     engram.remember("I love walking by the river in autumn, my favourite season.", at=at("2024-06-20T09:00:00"))
-    assert "Barclays" in top(engram, "Who do I bank with?")
-    engram.remember("Finally moved my current account over to Monzo, Barclays kept charging fees.",
-                    at=at("2024-07-20T09:00:00"))
-    assert "Monzo" in top(engram, "Who do I bank with?")
+    assert "Netflix" in top(engram, "Which streaming service am I subscribed to?")
+    engram.remember("Cancelled Netflix and signed up for Disney Plus instead.", at=at("2024-07-20T09:00:00"))
+    assert "Disney Plus" in top(engram, "Which streaming service am I subscribed to?")
 
 
 def test_a_value_a_slot_rule_settled_is_not_displaced_by_later_chatter(engram):
@@ -84,15 +82,15 @@ def test_present_state_questions_are_told_from_questions_about_the_past():
 
 
 def test_a_question_about_a_period_does_not_put_the_latest_word_first(engram):
-    remember_gyms(engram)
-    result = engram.recall("How many gyms have I been a member at so far?", as_of=at("2025-01-01T00:00:00"))
+    remember_streaming(engram)
+    result = engram.recall("How many streaming services have I subscribed to so far?", as_of=at("2025-01-01T00:00:00"))
     assert not any(LATEST_WORD in found.why for found in result.results)
     found = [found.unit.content for found in result.results]
-    assert any("member at PureGym" in text for text in found) and any("climbing wall" in text for text in found)
+    assert any("subscribed to Netflix" in text for text in found) and any("Disney Plus" in text for text in found)
 
 
 def test_a_statement_with_its_subject_dropped_is_marked_told_without_a_topic():
-    assert statement_topics("Cancelled PureGym and signed up at the climbing wall.") == [("told", False)]
+    assert statement_topics("Cancelled Netflix and signed up for Disney Plus.") == [("told", False)]
     assert statement_topics("Sold the Peloton, it was just a clothes horse.") == [("told", True)]
     assert ("said", False) in statement_topics("I moved to Leeds.")
     assert statement_topics("The high street is dying.") == []

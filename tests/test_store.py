@@ -222,6 +222,25 @@ def test_a_message_that_only_asks_stored_before_m014_is_marked_as_such(tmp_path)
         store.close()
 
 
+def test_a_gym_stored_before_m015_is_marked_as_such(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("Joined the David Lloyd by the ring road last week.", at=at("2024-01-01T09:00:00"), message_id="u1")
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
+    now = store.query(tokens)[0][0].split()
+    assert "§gym" in now
+    stored_before(store, "m015_statement_marks", "message_id = 'u1' AND type = 'chat_turn'",
+                  " ".join(w for w in now if w != "§gym"))
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert store.query(tokens)[0][0].split() == now
+    finally:
+        store.close()
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""

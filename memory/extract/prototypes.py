@@ -100,6 +100,23 @@ PROTOTYPES: dict[str, Examples] = {
         ("I have two kids", "my son started school this week", "we're expecting our first baby",
          "my daughter turned five", "I'm a mum of three"),
         ("how many children do I have", "what are my kids called", "do I have kids", "how old is my daughter")),
+    "gym": Examples(
+        # no bare "gym": MiniLM puts any sentence with the word near it ("the gym in our building is closed")
+        ("I'm a member at the leisure centre", "I got a membership at a new fitness club", "I signed up at the climbing gym",
+         "I cancelled my membership at the fitness club"),
+        ("which gym do I go to", "where do I work out", "which gym am I a member of", "where do I train")),
+    "bank": Examples(
+        ("I bank with Monzo", "I opened a current account with a new bank", "I moved my savings to another bank",
+         "my salary gets paid into my new bank account"),
+        ("which bank do I use", "who do I bank with", "where is my current account")),
+    "language": Examples(
+        ("I'm learning Spanish", "I've started Japanese lessons", "I practise my French on Duolingo every day",
+         "I gave up on German and switched to Italian"),
+        ("which language am I learning", "what language am I studying", "what languages do I speak")),
+    "medication": Examples(
+        ("my doctor put me on antidepressants", "I'm on blood pressure tablets now",
+         "I was switched to a new medication", "I came off my meds last month"),
+        ("what medication am I on", "which pills do I take", "what meds am I taking")),
     "phone_model": Examples(
         ("I got a new phone", "I upgraded my smartphone", "I'm still using an old Android phone",
          "I switched to an iPhone"),
