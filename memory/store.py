@@ -287,7 +287,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m012_one_word_form", m012_one_word_form),
     ("m013_statement_marks", m008_statement_marks),  # messages about someone else: `§others`, and none of the user's topics
     ("m014_statement_marks", m008_statement_marks),  # messages that only ask: `§asks`
-    ("m015_statement_marks", m008_statement_marks),  # gym, bank, language and medication; "moved my money" is no move
+    ("m015_statement_marks", m008_statement_marks),  # gym, bank, language, medication; "moved my money" is no move; "…? lol" asks
 ]
 
 

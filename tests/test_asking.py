@@ -13,6 +13,8 @@ from tests.helpers import at, open_engram
     ("what's a good way to practice speaking a language without paying for a tutor", True),
     ("is it ok to give pets a bit of tuna, as a treat?", True),
     ("有什么适合冬天的运动装备推荐吗", True),
+    ("Can you suggest names for a new houseplant? lol", True),  # a clause that says nothing
+    ("lol", False),
     # the writer is named, or a clause tells
     ("how do I get my salary paid into Starling?", False),
     ("Sold the bike, any tips for selling the helmet?", False),

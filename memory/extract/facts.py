@@ -358,6 +358,9 @@ def is_question(text: str) -> bool:
 
 
 _ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")  # a clause keeps its mark: "any tips?" asks, "sold the bike," does not
+# a clause that says nothing: "lol", "thanks!", "pls", "哈哈", an emoji
+_NO_WORD = re.compile(r"^[\W_]*(?:(?:lol|lmao|haha\w*|hehe|thanks|thank you|thx|ty|pls|plz|please|ok|okay|hmm+|xx+)[\W_]*)*$"
+                      r"|^[\W_]*(?:哈+|嘿+|谢谢|谢啦|拜托|呜+)[\W_]*$", re.I)
 
 
 def asks_only(text: str) -> bool:
@@ -367,7 +370,8 @@ def asks_only(text: str) -> bool:
     "上个月搬到深圳了，有没有省钱的建议"."""
     if "我" in text or set(re.findall(r"[\w']+", text.lower())) & FIRST_PERSON:
         return False
-    clauses = [clause for _, sentence in _sentences(text) for clause in _ASKING_CLAUSE.split(sentence) if clause.strip()]
+    clauses = [clause for _, sentence in _sentences(text) for clause in _ASKING_CLAUSE.split(sentence)
+               if not _NO_WORD.match(clause)]
     return bool(clauses) and all(_asks(clause) for clause in clauses)
 
 
