@@ -222,6 +222,13 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("语言 外语 学什么语"),
     ),
     Slot(
+        "mobile_network",
+        cues_en=_words("network carrier"),
+        cues_zh=_words("运营商 手机套餐"),
+        cue_phrases=("phone plan", "mobile plan", "phone contract", "mobile contract", "mobile provider", "phone provider",
+                     "sim only", "sim-only"),
+    ),
+    Slot(
         "medication",
         cues_en=_words("medication medications meds pills prescription prescribed"),
         cues_zh=_words("吃什么药 吃的药 用药 服药"),

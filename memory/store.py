@@ -288,6 +288,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m013_statement_marks", m008_statement_marks),  # messages about someone else: `§others`, and none of the user's topics
     ("m014_statement_marks", m008_statement_marks),  # messages that only ask: `§asks`
     ("m015_statement_marks", m008_statement_marks),  # gym, bank, language, medication; "moved my money" is no move; "…? lol" asks
+    ("m016_statement_marks", m008_statement_marks),  # mobile networks; "Mum keeps asking me …" is about someone else; "whats …"
 ]
 
 

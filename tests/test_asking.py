@@ -14,6 +14,7 @@ from tests.helpers import at, open_engram
     ("is it ok to give pets a bit of tuna, as a treat?", True),
     ("有什么适合冬天的运动装备推荐吗", True),
     ("Can you suggest names for a new houseplant? lol", True),  # a clause that says nothing
+    ("whats a good neighbourhood in london for a first date", True),  # chat spelling
     ("lol", False),
     # the writer is named, or a clause tells
     ("how do I get my salary paid into Starling?", False),

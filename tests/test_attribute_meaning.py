@@ -358,9 +358,11 @@ def test_news_opened_by_a_lead_in_is_read_as_news(text, topic):
      "Dropped Japanese, I've switched to Korean lessons for the Seoul trip.", "Which language am I learning?"),
     ("Doc put me on sertraline 50mg.", "My grandma takes eight pills a day.",
      "The psychiatrist switched me over to bupropion last week.", "What medication am I on now?"),
+    ("I'm with Vodafone on a 24 month contract.", "Mum keeps asking me to sort her phone plan, she's with EE.",
+     "Ported my number over to giffgaff, £10 a month rolling.", "Which mobile network am I on now?"),
     ("我的工资卡是招商银行的。", "银行门口新开了一家奶茶店。", "这个月开始工资都打到建设银行的卡里了。", "我现在用哪家银行？"),
 ])
-def test_gyms_banks_languages_and_medicines_are_answered_by_the_latest_statement(eng, before, chatter, after, question):
+def test_gyms_banks_networks_languages_and_medicines_are_answered_by_the_latest_statement(eng, before, chatter, after, question):
     for n, text in enumerate([before, chatter, after]):
         eng.remember(text, at=at(f"2024-0{n + 1}-01T09:00:00"))
     assert rule_answers(eng.recall(question, as_of=at("2024-06-01T00:00:00"))) == [after]

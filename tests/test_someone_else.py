@@ -12,6 +12,7 @@ from tests.helpers import at, open_engram
     ("My colleague is learning Python, any free courses for her?", [OTHERS_MARK]),
     ("我爸膝盖不好，有什么适合老年人的锻炼方式吗？", [OTHERS_MARK]),
     ("我妈在医院当护士", [OTHERS_MARK]),
+    ("Mum keeps asking me to sort her phone plan, she's with EE.", ["§told", OTHERS_MARK]),  # a parent by name
     # the user is the subject of a clause: the user's own statement, about what that clause says
     ("My brother got a job at Arup, so I moved into his old flat in Leeds", ["§home_location", "§said"]),
     ("My wife and I moved to Leeds last year", ["§partner", "§home_location", "§said"]),

@@ -85,6 +85,8 @@ _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|oranget
 _LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian|hindi"
              r"|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh|irish"
              r"|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
+_NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
+            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 _DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
@@ -570,6 +572,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  + r"\s+(?:lessons?|classes|class|course|tutor|exam|on duolingo|streak)\b|\bduolingo\b",
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
+    "mobile_network": (r"\b(?:ported my number|(?:switched|moved|changed) (?:my )?(?:phone |mobile )?(?:network|carrier"
+                       r"|provider|sim|contract|plan)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
+                       r"|(?:on|with|to|joined) (?:" + _NETWORK + r"))\b",
+                       r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
     # a medicine by the words that go with taking one: "put me on sertraline", "50mg", "came off the pills"
     "medication": (r"\b(?:prescribed|put me on|started me on|switched me (?:over )?to|came off|coming off|tapering|weaning"
                    r"|\d+\s?mg|medication|meds|antidepressants?|antibiotics|inhaler|insulin|pills|tablets|prescription"

@@ -45,7 +45,7 @@ _REMEMBER_EN = re.compile(
 )
 _REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
 _QUESTION_EN = re.compile(
-    r"^\W*(?:do|does|did|what|what's|where|who|whom|whose|when|why|how|which|is|are|am|was|were|can|could"
+    r"^\W*(?:do|does|did|what|what's|whats|where|wheres|who|whom|whose|when|why|how|hows|which|is|are|am|was|were|can|could"
     r"|would|should|will|shall|have|has|may|might)\b(?!')",
     re.I,
 )

@@ -113,6 +113,10 @@ PROTOTYPES: dict[str, Examples] = {
         ("I'm learning Spanish", "I've started Japanese lessons", "I practise my French on Duolingo every day",
          "I gave up on German and switched to Italian"),
         ("which language am I learning", "what language am I studying", "what languages do I speak")),
+    "mobile_network": Examples(
+        ("I switched my phone contract to a cheaper network", "I'm on a sim-only plan with a new provider",
+         "I ported my number to another network"),
+        ("which mobile network am I on", "who is my phone contract with", "which carrier do I use")),
     "medication": Examples(
         ("my doctor put me on antidepressants", "I'm on blood pressure tablets now",
          "I was switched to a new medication", "I came off my meds last month"),

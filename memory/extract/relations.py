@@ -23,8 +23,9 @@ _RELATION_EN = (
     r"|neighbou?r|landlord|landlady|teacher|team")
 _KIN_MODIFIER_EN = r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|best|new|old|twin|step|baby)\s+)?"
 _OTHER_SUBJECT_EN = re.compile(
-    r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact)\W+)*(?:my|our)\s+"
-    rf"{_KIN_MODIFIER_EN}(?P<who>{_RELATION_EN})s?\b(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)
+    r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact)\W+)*(?:(?:my|our)\s+"
+    rf"{_KIN_MODIFIER_EN}(?P<who>{_RELATION_EN})s?|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
+    r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
                 r"|男朋友|女朋友|男友|女友|对象|爱人|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶")
 _OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>我的?(?:{_RELATION_ZH}))(?![和跟与]我)")
@@ -47,7 +48,7 @@ def someone_elses(clause: str) -> set[str] | None:
     stripped = clause.strip()
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
-        who = m.group("who").lower()
+        who = (m.group("who") or m.group("named")).lower()
         return {"partner"} if re.fullmatch(_PARTNER_EN, who) else {"children"} if re.fullmatch(_CHILD_EN, who) else set()
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
