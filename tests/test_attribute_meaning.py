@@ -368,6 +368,12 @@ def test_gyms_banks_networks_languages_and_medicines_are_answered_by_the_latest_
     assert rule_answers(eng.recall(question, as_of=at("2024-06-01T00:00:00"))) == [after]
 
 
+@pytest.mark.parametrize("text", ["I changed my plans for the weekend.", "I bought dishwasher tablets.",
+                                  "I need new prescription glasses.", "My bank holiday plans fell through."])
+def test_a_word_of_another_sense_names_no_network_medicine_or_bank(text):
+    assert not {"mobile_network", "medication", "bank"} & set(dict(statement_topics(text)))
+
+
 def test_moving_money_is_no_move_of_home():
     assert "home_location" not in dict(statement_topics("Moved all my money over to Starling last month."))
     assert "bank" in dict(statement_topics("Moved all my money over to Starling last month."))

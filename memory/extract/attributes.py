@@ -562,7 +562,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
             r"健身房|健身卡|私教课"),
-    "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
+    "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|switched|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
              r"|checking|savings|salary|everything) (?:over )?(?:to|from)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
              r"(?:current|checking|savings|bank) account)",
@@ -572,13 +572,15 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  + r"\s+(?:lessons?|classes|class|course|tutor|exam|on duolingo|streak)\b|\bduolingo\b",
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
-    "mobile_network": (r"\b(?:ported my number|(?:switched|moved|changed) (?:my )?(?:phone |mobile )?(?:network|carrier"
-                       r"|provider|sim|contract|plan)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
+    # not "changed my plans", "switched provider" (energy): a phone's plan or provider
+    "mobile_network": (r"\b(?:ported my number|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
+                       r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
     # a medicine by the words that go with taking one: "put me on sertraline", "50mg", "came off the pills"
     "medication": (r"\b(?:prescribed|put me on|started me on|switched me (?:over )?to|came off|coming off|tapering|weaning"
-                   r"|\d+\s?mg|medication|meds|antidepressants?|antibiotics|inhaler|insulin|pills|tablets|prescription"
+                   r"|\d+\s?mg|medication|meds|antidepressants?|antibiotics|inhaler|insulin|on the pill"
+                   r"|(?<!dishwasher )(?<!ipad )(?<!android )(?:pills|tablets)|prescription(?! (?:glasses|lenses|sunglasses))"
                    r"|dosage)\b",
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
