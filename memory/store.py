@@ -286,9 +286,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m011_statement_marks", m008_statement_marks),  # … consequences, transfers, "as a <job>", 搬家 alone, milestones in tens
     ("m012_one_word_form", m012_one_word_form),
     ("m013_statement_marks", m008_statement_marks),  # messages about someone else: `§others`, and none of the user's topics
-    ("m014_statement_marks", m008_statement_marks),  # messages that only ask: `§asks`
-    ("m015_statement_marks", m008_statement_marks),  # gym, bank, language, medication; "moved my money" is no move; "…? lol" asks
-    ("m016_statement_marks", m008_statement_marks),  # mobile networks; "Mum keeps asking me …" is about someone else; "whats …"
+    # messages that only ask (`§asks`); gym, bank, language, medication, mobile network; "moved my money" is no move;
+    # "Mum keeps asking me …" is about someone else
+    ("m014_statement_marks", m008_statement_marks),
 ]
 
 

@@ -16,3 +16,14 @@ def at(text: str) -> datetime:
 def open_engram(home=None, **kw) -> Engram:
     """A file-backed store in the test's ENGRAM_HOME with the fast hashing embedder."""
     return Engram(home, embedder=kw.pop("embedder", HashingEmbedder()), **kw)
+
+
+def remember_daily(eng: Engram, texts: list[str]) -> None:
+    """Chat messages m0, m1, … from the user, one a day from 1 January 2025, each in a session of its own."""
+    for n, text in enumerate(texts):
+        eng.remember(text, at=at(f"2025-01-{n + 1:02d}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
+
+
+def first_message_id(eng: Engram, question: str) -> str:
+    """The message id of the first result, as of 1 February 2025."""
+    return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id

@@ -4,7 +4,7 @@ import pytest
 from memory.extract.attributes import statement_marks
 from memory.extract.facts import asks_only
 from memory.extract.relations import ASKS_MARK
-from tests.helpers import at, open_engram
+from tests.helpers import first_message_id, open_engram, remember_daily
 
 
 @pytest.mark.parametrize("text, only_asks", [
@@ -31,20 +31,15 @@ def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
 
 
 def baking(eng) -> None:
-    for n, text in enumerate(["which bread is easiest to start baking, and is a bread machine enough for baking it?",
-                              "I am baking the sourdough bread now, every Sunday.",
-                              "My flat needs a new sofa, the old one is falling apart."]):
-        eng.remember(text, at=at(f"2025-01-0{n + 1}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
-
-
-def first(eng, question: str) -> str:
-    return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id
+    remember_daily(eng, ["which bread is easiest to start baking, and is a bread machine enough for baking it?",
+                         "I am baking the sourdough bread now, every Sunday.",
+                         "My flat needs a new sofa, the old one is falling apart."])
 
 
 def test_a_question_about_the_user_finds_what_the_user_told_before_what_the_user_asked():
     with open_engram() as eng:
         baking(eng)
-        assert first(eng, "Which bread am I baking?") == "m1"
+        assert first_message_id(eng, "Which bread am I baking?") == "m1"
         # a question about what the user asked, or one not about the user, reads as before
-        assert first(eng, "Which way of baking bread did I ask about?") == "m0"
-        assert first(eng, "baking bread") == "m0"
+        assert first_message_id(eng, "Which way of baking bread did I ask about?") == "m0"
+        assert first_message_id(eng, "baking bread") == "m0"

@@ -3,7 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks
 from memory.extract.relations import OTHERS_MARK, about_someone_else, names_someone
-from tests.helpers import at, open_engram
+from tests.helpers import first_message_id, open_engram, remember_daily
 
 
 @pytest.mark.parametrize("text, marks", [
@@ -35,22 +35,17 @@ def test_what_someone_says_of_the_user_is_about_the_user(text, about_others):
 
 
 def allergies(eng) -> None:
-    for n, text in enumerate(["I'm allergic to peanuts and carry an EpiPen.",
-                              "My colleague is allergic to cats, so allergic she sneezes at photos of them."]):
-        eng.remember(text, at=at(f"2025-01-0{n + 1}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
-
-
-def first(eng, question: str) -> str:
-    return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id
+    remember_daily(eng, ["I'm allergic to peanuts and carry an EpiPen.",
+                         "My colleague is allergic to cats, so allergic she sneezes at photos of them."])
 
 
 def test_a_question_about_the_user_finds_the_users_own_word_before_a_word_about_someone_else():
     with open_engram() as eng:
         allergies(eng)
-        assert first(eng, "What am I allergic to?") == "m0"
+        assert first_message_id(eng, "What am I allergic to?") == "m0"
         # a question that names the other person, or is not about the user, reads as before
-        assert first(eng, "What is my colleague allergic to?") == "m1"
-        assert first(eng, "allergic cats") == "m1"
+        assert first_message_id(eng, "What is my colleague allergic to?") == "m1"
+        assert first_message_id(eng, "allergic cats") == "m1"
 
 
 @pytest.mark.parametrize("question, named", [

@@ -181,64 +181,50 @@ def test_user_turns_marked_before_a_rules_migration_are_marked_again_by_the_rule
         store.close()
 
 
-def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_path):
-    from memory.extract.relations import OTHERS_MARK
+def remarked(tmp_path, migration: str, text: str, stale) -> tuple[list[str], list[str]]:
+    """A user's message remembered now, its tokens put back to `stale(tokens)` as before `migration`, and the store
+    opened again: its tokens as written now, and as the migration left them."""
     from tests.helpers import at, open_engram
 
     eng = open_engram(tmp_path)
-    eng.remember("My brother just got a new job in Leeds, what's a good congrats gift?", at=at("2024-01-01T09:00:00"),
-                 message_id="u1")
+    eng.remember(text, at=at("2024-01-01T09:00:00"), message_id="u1")
     eng.close()
     store = Store(tmp_path / "engram.duckdb")
     tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
     now = store.query(tokens)[0][0].split()
-    assert OTHERS_MARK in now and "§occupation" not in now
-    before = [w for w in now if not w.startswith("§")] + ["§occupation", "§said"]  # the brother's job, as the user's
-    stored_before(store, "m013_statement_marks", "message_id = 'u1' AND type = 'chat_turn'", " ".join(before))
+    stored_before(store, migration, "message_id = 'u1' AND type = 'chat_turn'", " ".join(stale(now)))
     store = Store(tmp_path / "engram.duckdb")
     try:
-        assert store.query(tokens)[0][0].split() == now
+        return now, store.query(tokens)[0][0].split()
     finally:
         store.close()
+
+
+def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_path):
+    from memory.extract.relations import OTHERS_MARK
+
+    # the brother's job, as the user's
+    now, after = remarked(tmp_path, "m013_statement_marks",
+                          "My brother just got a new job in Leeds, what's a good congrats gift?",
+                          lambda now: [w for w in now if not w.startswith("§")] + ["§occupation", "§said"])
+    assert OTHERS_MARK in now and "§occupation" not in now
+    assert after == now
 
 
 def test_a_message_that_only_asks_stored_before_m014_is_marked_as_such(tmp_path):
     from memory.extract.relations import ASKS_MARK
-    from tests.helpers import at, open_engram
 
-    eng = open_engram(tmp_path)
-    eng.remember("is hay fever worse in june or july?", at=at("2024-01-01T09:00:00"), message_id="u1")
-    eng.close()
-    store = Store(tmp_path / "engram.duckdb")
-    tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
-    now = store.query(tokens)[0][0].split()
+    now, after = remarked(tmp_path, "m014_statement_marks", "is hay fever worse in june or july?",
+                          lambda now: [w for w in now if w != ASKS_MARK])
     assert ASKS_MARK in now
-    stored_before(store, "m014_statement_marks", "message_id = 'u1' AND type = 'chat_turn'",
-                  " ".join(w for w in now if w != ASKS_MARK))
-    store = Store(tmp_path / "engram.duckdb")
-    try:
-        assert store.query(tokens)[0][0].split() == now
-    finally:
-        store.close()
+    assert after == now
 
 
-def test_a_gym_stored_before_m015_is_marked_as_such(tmp_path):
-    from tests.helpers import at, open_engram
-
-    eng = open_engram(tmp_path)
-    eng.remember("Joined the David Lloyd by the ring road last week.", at=at("2024-01-01T09:00:00"), message_id="u1")
-    eng.close()
-    store = Store(tmp_path / "engram.duckdb")
-    tokens = "SELECT tokens FROM memories WHERE message_id = 'u1' AND type = 'chat_turn'"
-    now = store.query(tokens)[0][0].split()
+def test_a_gym_stored_before_m014_is_marked_as_such(tmp_path):
+    now, after = remarked(tmp_path, "m014_statement_marks", "Joined the David Lloyd by the ring road last week.",
+                          lambda now: [w for w in now if w != "§gym"])
     assert "§gym" in now
-    stored_before(store, "m015_statement_marks", "message_id = 'u1' AND type = 'chat_turn'",
-                  " ".join(w for w in now if w != "§gym"))
-    store = Store(tmp_path / "engram.duckdb")
-    try:
-        assert store.query(tokens)[0][0].split() == now
-    finally:
-        store.close()
+    assert after == now
 
 
 def test_no_progress_bar_reaches_stdout(tmp_path):
