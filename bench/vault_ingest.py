@@ -180,7 +180,7 @@ def print_ingests(runs: list[tuple[str, dict]], vault: str) -> None:
     for name, run in runs:
         print(f"\n{name}: at keyword-ready {run['pending_at_ready']} vectors were pending; a recall of a note title "
               f"then took {run['recall_ms_at_ready']:.0f} ms and {'found' if run['found_at_ready'] else 'missed'} it")
-    stages = ("read", "parse", "extract", "embed", "store", "links", "vectors embed", "vectors store")
+    stages = ("templates", "read", "parse", "extract", "embed", "store", "links", "vectors embed", "vectors store")
     print("\n| stage | " + " | ".join(f"{name} s | share" for name, _ in runs) + " |")
     print("|---|" + "---|---|" * len(runs))
     for stage in stages:

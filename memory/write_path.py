@@ -177,11 +177,17 @@ class WritePath:
         edit_vectors = dict(zip(edits, computed[len(embedded):]))
         return _Prepared(tokens, vectors, pending, edit_tokens, edit_vectors)
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
+    def embed(self, texts: list[str], batch: int = EMBED_BATCH) -> np.ndarray:
+        """One vector per text, `batch` texts per embedder call; a text given more than once (a template's
+        block in many notes, "thanks!" in many chats) is embedded once."""
+        distinct = list(dict.fromkeys(texts))
+        if not distinct:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
-        parts = [self.embedder.embed(texts[i : i + EMBED_BATCH]) for i in range(0, len(texts), EMBED_BATCH)]
-        return np.vstack(parts)
+        matrix = np.vstack([self.embedder.embed(distinct[i : i + batch]) for i in range(0, len(distinct), batch)])
+        if len(distinct) == len(texts):
+            return matrix
+        row = {text: i for i, text in enumerate(distinct)}
+        return matrix[[row[text] for text in texts]]
 
     def fill_pending_vectors(self, *, batch: int = FILL_BATCH, max_batches: int | None = None,
                              progress: Callable[[int, int], None] | None = None) -> FillReport:
@@ -195,7 +201,7 @@ class WritePath:
             if not rows:
                 break
             started = time.perf_counter()
-            matrix = self.embedder.embed([text for _, text in rows])
+            matrix = self.embed([text for _, text in rows], batch)
             embedded = time.perf_counter()
             changes = Changes(vectors={memory_id: vector for (memory_id, _), vector in zip(rows, matrix)})
             self.apply(changes)  # leaves in changes.vectors those it stored
@@ -216,7 +222,7 @@ class WritePath:
         parts = []
         for start in range(0, len(rows), batch):
             chunk = rows[start : start + batch]
-            parts.append(self.embedder.embed([text for _, text in chunk]))
+            parts.append(self.embed([text for _, text in chunk]))
             if progress:
                 progress(len(chunk))
         matrix = np.vstack(parts) if parts else np.zeros((0, self.embedder.dim), np.float32)

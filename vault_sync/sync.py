@@ -34,6 +34,7 @@ from .dated_facts import dated_statements
 from .note_time import NoteTime, VaultClock
 from .owner import FIRST_PERSON, is_about_owner, owner_statement
 from .parse import Chunk, ParsedNote, parse_note, resolve_link
+from .template_blocks import META_KEY as TEMPLATES_KEY, TemplateBlocks
 from .scan import (
     MAX_NOTE_BYTES, NoteReadError, NoteText, VaultFile, check_vault, is_ignored, read_note,
     scan_vault, stat_file,
@@ -132,6 +133,7 @@ class VaultIndexer:
         self._reserve = 1
         self.redactor = eng.write_path.redactor
         self._clock: VaultClock | None = None
+        self._templates: TemplateBlocks | None = None  # read from the store's meta on first use
         self.ref = functools.lru_cache(maxsize=None)(self.redactor.path_ref)  # vault path -> stored ref
 
     # ----------------------------------------------------------------- entry points
@@ -188,8 +190,11 @@ class VaultIndexer:
             missing = {ref for ref, s in stored.items() if not s.deleted and ref not in scanned}
             self._teach_titles(scan.notes)
             self._record_attachments(scan.attachments, report, full=True)  # first: embeds resolve to them
+            if len(changed) > self.bulk_notes:
+                self._learn_templates(changed, report)
             self._process(changed, missing, stored, report, progress)
-            self.eng.apply(Changes(meta={"vault_last_sync": utc_now().isoformat()}))
+            self.eng.apply(Changes(meta={"vault_last_sync": utc_now().isoformat(),
+                                         TEMPLATES_KEY: self.templates.as_meta()}))
             report.seconds = report.keyword_ready_s = time.perf_counter() - started
             return report
 
@@ -277,6 +282,29 @@ class VaultIndexer:
         t0 = time.perf_counter()
         report.links_resolved = self._resolve_links(full=titles_changed)
         report.timings["links"] += time.perf_counter() - t0
+
+    @property
+    def templates(self) -> TemplateBlocks:
+        if self._templates is None:
+            self._templates = TemplateBlocks.from_meta(self.eng.store.get_meta(TEMPLATES_KEY))
+        return self._templates
+
+    def _learn_templates(self, changed: list[VaultFile], report: SyncReport) -> None:
+        """Before a bulk pass stores its notes: which chunk texts recur in many of them (template_blocks)."""
+        t0 = time.perf_counter()
+        scrub = self.redactor.scrub
+
+        def chunk_texts():
+            for file in changed:
+                try:
+                    note = read_note(file, self.max_note_bytes)
+                except NoteReadError:
+                    continue  # the pass itself reports it
+                parsed = parse_note(scrub(file.rel_path), scrub(note.text), max_chunk_chars=self.chunk_chars)
+                yield [chunk.text for chunk in note_chunks(parsed, self.chunk_chars)]
+
+        self.templates.learn(chunk_texts())
+        report.timings["templates"] += time.perf_counter() - t0
 
     def _stored_notes(self) -> dict[str, StoredNote]:
         """Note sources by path; a live row wins over a deleted one at the same path."""
@@ -416,7 +444,7 @@ class VaultIndexer:
             unit = MemoryUnit(content=text, type=NOTE_TYPE, valid_from=valid_from, recorded_at=written,
                               source_id=source_id, line_start=chunk.line_start, line_end=chunk.line_end)
             changes.memories.append(NewMemory(unit, f"{' › '.join(chunk.heading_path)}\n{text}", entities,
-                                              embed=not keywords_only))
+                                              embed=not (keywords_only or self.templates.holds(text))))
         if not keywords_only:
             self._dated_facts(parsed, when, written, source_id, kept, changes, report, timelines)
         retired = {i for ids in kept.values() for i in ids} - {s.old for s in changes.supersessions if isinstance(s.old, int)}
