@@ -9,6 +9,7 @@ from typing import Callable
 
 import numpy as np
 
+from .before_event import time_before_named, weigh_before_named
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
@@ -107,6 +108,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                       recorded_by=to_epoch(recorded_by) if recorded_by else None)
     keep = index.mask(filters)
     asked = question_time(query, as_of)
+    if asked is None and _about_user(query):  # "where did I work before the BBC?"
+        asked = time_before_named(query, index, keep, tokenize_for_search)
     then = _asked_moment(asked, as_of)
     if then is not None:  # what was true in the asked period is searched too, not only what is true now
         keep = keep | index.mask(replace(filters, as_of=to_epoch(then)))
@@ -114,14 +117,17 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     candidates: dict[int, Candidate] = {}  # the rules' (few) candidates; the retrievers' stay arrays in a Pool
 
     query_vector = parts.embedder.embed([query])[0]
-    history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates)
+    before_named = asked is not None and asked.granularity == "event"
+    history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
+                          before_named=before_named)
     date_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in date_words], keep, candidates)  # "2024" is a year, not an id
     _rule_names(parts, query, as_of, candidates)
     pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
                  index.cosine_rows(query_vector, keep, CANDIDATES))
     about_user = _about_user(query)
-    ranked = _rerank(index, pool, then or as_of, asked, about_user=about_user,
+    ranked = _rerank(index, pool, then or as_of, asked, named=sorted(date_words) if before_named else [],
+                     about_user=about_user,
                      names_someone=about_user and names_someone(query),
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)))
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
@@ -144,13 +150,15 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 # ------------------------------------------------------------------ stage 1: rules
 def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_by, keep,
-                candidates) -> list[MemoryUnit]:
+                candidates, *, before_named: bool = False) -> list[MemoryUnit]:
     """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
     is answered by the latest thing the user said about it, true then: an extracted slot value, or the
     user's own latest statement on the topic when it is newer than any value the rules could read.
 
     A negation ("no longer drinks coffee") is no answer to "what … now": it is shown as history. A question
-    about before ("what did I drink before", "我之前住哪") is answered by the one before the latest.
+    about before ("what did I drink before", "我之前住哪") is answered by the one before the latest; one about
+    before something named ("before I moved to Glasgow": `before_named`, memory/before_event.py) by the
+    latest as of then.
 
     The attribute is read from the question's cue words, else from its nearest example question; the
     user's statements about it are those the lexicons marked when they were written plus those whose
@@ -160,7 +168,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return []
-    asks_before = bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
+    asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
     classifier = PrototypeClassifier(parts.embedder)
@@ -178,9 +186,13 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
             said = _said_about(parts.index, classifier, FALLBACKS[attribute], statements, keep)
         said = [entry for entry in said if entry[0] <= to_epoch(as_of)]
         events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
-        stated = {parts.index.turn_and_event(u.id)[1] for u in held}
-        said = [entry for entry in said if parts.index.turn_and_event(entry[1])[1] not in stated]  # said once
-        timeline = sorted([(u.valid_from.timestamp(), u.id, u.value is None) for u in held] + said)
+        # said once: a message the rules read a value from is that value; one they read only a closing from may
+        # still name the new value ("starting at Brightwell Health … handed in my notice today")
+        said = [entry for entry in said if parts.index.turn_and_event(entry[1])[1] not in events]
+        # at one moment a closing goes before a start: "starting at Brightwell … handed in my notice today" ends the
+        # job before Brightwell
+        timeline = sorted([(u.valid_from.timestamp(), u.id, u.value is None) for u in held] + said,
+                          key=lambda entry: (entry[0], not entry[2], entry[1]))
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
         pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
@@ -412,7 +424,7 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
     return Pool(index.ids[rows], rows, scores, rule, keyword_rank, cosine, np.zeros(len(rows), dtype=bool))
 
 
-def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None, *,
+def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None, *, named: list[str] = (),
             about_user: bool = False, names_someone: bool = False, about_asking: bool = False) -> Pool:
     """Scores weighed by relevance and recency (and the asked period; for a question about the user, by who
     said it and whom it was about), best first; scores of 0 dropped."""
@@ -427,6 +439,7 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
     if asked is not None:
         pool.in_period = _in_period(valid_from, index.valid_until[pool.rows], asked)
         pool.scores[pool.in_period] *= QUESTION_TIME_BOOST
+        pool.scores *= weigh_before_named(index, pool.rows, asked, named)  # "before the BBC": not the BBC
     order = np.argsort(-pool.scores, kind="stable")
     return pool.take(order[pool.scores[order] > 0])
 

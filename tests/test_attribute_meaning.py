@@ -378,3 +378,26 @@ def test_moving_money_is_no_move_of_home():
     assert "home_location" not in dict(statement_topics("Moved all my money over to Starling last month."))
     assert "bank" in dict(statement_topics("Moved all my money over to Starling last month."))
     assert "home_location" in dict(statement_topics("Moved to Leeds last month."))
+
+
+@pytest.mark.parametrize("text", [
+    "big news!! today was day one at Skyscanner 🎉 backend team",
+    "it's day 1 at Monzo, so many slack channels",
+    "first week at the BBC done! lovely people",
+])
+def test_a_first_day_at_a_place_is_a_word_on_the_users_employer(text):
+    assert ("employer", False) in statement_topics(text)
+
+
+def test_a_verb_in_ing_that_is_the_subject_is_no_news_of_the_user():
+    assert statement_topics("moving house is the worst thing ever invented, never again") == []
+    assert statement_topics("learning korean is hard but fun") == []
+    assert ("home_location", False) in statement_topics("moving to Leeds next week, boxes everywhere")
+
+
+def test_what_a_message_tells_before_it_asks_is_the_users_word():
+    assert ("children", False) in statement_topics("早啊☀️ 刚送完我女儿朵朵去幼儿园，今天天气怎么样，要不要带伞？")
+    assert ("children", False) in statement_topics("Just dropped my daughter Lily at nursery, what's the weather like?")
+    assert statement_topics("Do you think I should move to Leeds, I love it there?") == []
+    assert [f.content for f in find_statements("I moved to Leeds last month, do you know any good pubs?")] == [
+        "User moved to Leeds."]

@@ -227,6 +227,13 @@ def test_a_gym_stored_before_m014_is_marked_as_such(tmp_path):
     assert after == now
 
 
+def test_a_first_day_at_a_job_stored_before_m015_is_marked_as_such(tmp_path):
+    now, after = remarked(tmp_path, "m015_statement_marks", "big news!! today was day one at Skyscanner, backend team",
+                          lambda now: [w for w in now if w != "§employer"])
+    assert "§employer" in now
+    assert after == now
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""

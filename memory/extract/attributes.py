@@ -468,10 +468,13 @@ _TELLING_VERB_FIRST = re.compile(
 # A milestone with the subject dropped is news about the user too: "Six months without a cigarette today!",
 # "First week at PwC done", "Two years sober".
 _MILESTONE = re.compile(
-    r"^(?:(?:just|finally|officially|now)\s+)*(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"^(?:(?:today|yesterday|it)\s*(?:was|is|'s)\s+)?"  # "today was day one at Skyscanner"
+    r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week)\s+(?:one|1)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+"
     r"(?:day|week|month|shift|year))\s+(?:without|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
+# "Moving house is the worst thing ever": a verb in -ing that is the subject of the sentence, not news of the user's
+_GERUND_SUBJECT = re.compile(r"^\w+ing\b[^,;:.!?]{0,40}?\s(?:is|was|are|were|sucks|can be|has been|will be|must be)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
 _NOT_HOBBY = re.compile(r"\b(?:to work|to the office|into work|in to work|commut\w*)\b|上班|通勤", re.I)
 # A look back ("my first job was …", "when I was a student", "I used to …") says what was, not what is.
@@ -508,9 +511,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
-    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|contract with"
+    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])|contract with"
+                 r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
-                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:first|second) (?:day|week|month|shift) (?:at|with)"
+                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
@@ -529,7 +533,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called)"
-                r"|been with|in a relationship)\b",
+                r"|been with|been together|in a relationship)\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
@@ -590,7 +594,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
                  r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"
                  r"|pregnant|expecting a baby|stay-at-home (?:mum|mom|dad|parent))\b",
-                 r"(?:我的|我家|我们家)(?:孩子|儿子|女儿|娃|宝宝|老大|老二)|[一两二三四五\d]个(?:孩子|儿子|女儿|娃|宝宝)"
+                 r"(?:我的?|我家|我们家)(?:孩子|儿子|女儿|娃|宝宝|老大|老二)|[一两二三四五\d]个(?:孩子|儿子|女儿|娃|宝宝)"
                  r"|全职妈妈|全职爸爸|怀孕|二胎"),
 }
 _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
@@ -622,7 +626,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         return []
     sentences = [_LEAD_IN.sub("", s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
-    verb_first = any(VERB_FIRST.match(s) or _MILESTONE.match(s) for s in sentences)
+    verb_first = any(VERB_FIRST.match(s) and not _GERUND_SUBJECT.match(s) or _MILESTONE.match(s) for s in sentences)
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
     clauses = _clauses(text)
@@ -672,14 +676,14 @@ def statement_marks(text: str) -> list[str]:
 
 def _told(text: str) -> str:
     """The sentences of a message that tell rather than ask ("Moved to Leeds last month. Any tips?")."""
-    from .facts import is_question  # facts reads this module's rules
+    from .facts import is_question, stated_head  # facts reads this module's rules
 
     told = []
     for m in re.finditer(r"[^.!?。！？\n]+[.!?。！？]*", text):
         sentence = m.group().strip()
         if sentence and is_question(sentence):  # "As a lifelong vegan I struggle at events, any advice?"
-            head = re.split(r"\s*[,:;，：；]\s*(?=[^,:;，：；]*$)", sentence, maxsplit=1)[0]
-            sentence = head + "." if head != sentence and not is_question(head + ".") else ""
+            head = stated_head(sentence)
+            sentence = head + "." if head else ""
         if sentence:
             told.append(sentence)
     return " ".join(told)

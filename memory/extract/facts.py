@@ -21,8 +21,10 @@ _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATI
 # A sentence runs to its first end mark; runs without a full stop are taken whole (possessive), not a
 # character at a time: the same matches, 100x faster on a long unpunctuated message.
 _SENTENCE = re.compile(rf"(?:[^\n!?。！？.]++|\.)+?(?:[!?。！？]+|{_NOT_AFTER_ABBREVIATION}\.(?=\s|$)|(?=\n)|$)")
+_EMOJI = "\U0001F300-\U0001FAFF\u2600-\u27BF"
 _CLAUSE_SEP = re.compile(
     r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
+    rf"|\s*[{_EMOJI}][{_EMOJI}\u200d\ufe0f]*\s*(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])(?!叫|名叫|名字叫)"  # 搞定了😮‍💨 现在住在杭州
     r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
     r"(?!i\s+(?:are|were|aren't|weren't|have been together|got (?:married|engaged|together))\b)"
     r"|\s+(?:and|but)\s+(?=(?:got|bought|adopted|moved|started|switched|joined|took|signed)\b)"
@@ -384,6 +386,18 @@ def _asks(sentence: str) -> bool:
     return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s)
 
 
+def stated_head(sentence: str) -> str:
+    """What a sentence that asks tells before its first question: "Just dropped my daughter Lily at nursery,
+    what's the weather like?" tells of Lily; "早啊☀️ 刚送完我女儿朵朵去幼儿园，今天天气怎么样，要不要带伞？" of 朵朵.
+    Empty when it opens with the question ("Do you think I should move to Leeds, I love it there?")."""
+    head = 0
+    for start, end, clause in _clauses(sentence, 0):
+        if clause.strip() and is_question(clause.strip()):
+            break
+        head = end
+    return sentence[:head].strip(" ,;:，；：")
+
+
 def _sentences(text: str) -> Iterator[tuple[int, str]]:
     """(offset, sentence) pairs, split at sentence-final punctuation and newlines."""
     for m in _SENTENCE.finditer(text):
@@ -515,7 +529,8 @@ _CONTRACTIONS = [(re.compile(p, re.I), r) for p, r in (
 )]
 
 
-_DANGLING = re.compile(r"^(?:as of|since|from|starting|in|on|at|by|until|about|around|back in|ever since)\s+(?=(?:i|we|my|our)\b)"
+_DANGLING = re.compile(r"^(?:(?:so|and|but|also|well|ok|okay|anyway|oh)[\s,]+)*"  # "so as of this week I've gone vegan"
+                       r"(?:as of|since|from|starting|in|on|at|by|until|about|around|back in|ever since)\s+(?=(?:i|we|my|our)\b)"
                        r"|\s+(?:since|from|in|on|at|by|until|about|around|back in|as of)$", re.I)
 
 
@@ -622,7 +637,9 @@ def find_statements(text: str, at: datetime | None = None) -> list[Found]:
     the turn keeps the mention."""
     found: list[Found] = []
     for offset, sentence in _sentences(text):
-        if not is_question(sentence):
+        if is_question(sentence):
+            sentence = stated_head(sentence)
+        if sentence:
             found.extend(f for f in _sentence_memories(offset, sentence, at)
                          if not (f.value and "[REDACTED" in f.value))
     return found

@@ -1,0 +1,93 @@
+"""A question about the time before something the user told: "where did I work before the BBC?",
+"what city did I live in before I moved to Glasgow?", "我换iPhone之前用的是什么手机？".
+
+The thing is named (a word written with a capital, or in Chinese the object of 搬到, 换成, 去 … before
+之前/以前). The moment it began is when the user first said something holding its name: a statement of
+the user's own, not a question (`§asks`), nor about someone else (`§others`), nor the assistant's; the
+first that states one of the user's attributes ("first week at the BBC done!", marked `§employer` when
+written) if any does, before a passing mention ("is the BBC a good place to work? thinking of applying"). The
+question then asks about the time before that moment, as "before 2023" would: the slot rules answer as of
+then, and what began since, or names the thing, weighs `AFTER_WEIGHT`: the answer to "before the BBC" is
+not about the BBC.
+Without such a statement the question keeps the slot rules' reading of "before" (the value before the
+latest)."""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import numpy as np
+
+from .clock import from_epoch, to_epoch
+from .extract.relations import ASKS_MARK, OTHERS_MARK
+from .index import HybridIndex
+from .model import ASSISTANT_MARK
+from .slots import SLOT_CUES
+from .when import QueryTime
+
+AFTER_WEIGHT = 0.1  # what began at or after the named moment, or names it, for a question about the time before it
+
+_BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+(?P<clause>[^,;?!.]+)", re.I)
+_BEFORE_ZH = re.compile(r"(?P<clause>[^，。？！?!,\s]{1,24}?)(?:之前|以前)")
+_NAME = re.compile(r"[A-Za-z0-9&+'’.-]*[A-Z][A-Za-z0-9&+'’.-]*")
+_ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|入职|加入|改成|改用|改|用上|到)"
+                      r"(?P<name>[\u4e00-\u9fff]{2,8})$")
+_NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
+
+
+def named_before(query: str) -> str | None:
+    """The name a "before …" question is anchored on, if it names one."""
+    match = _BEFORE_EN.search(query)
+    if match:
+        names = [w.strip(".'’-") for w in _NAME.findall(match["clause"]) if w not in _NOT_A_NAME]
+        return " ".join(names) or None
+    match = _BEFORE_ZH.search(query)
+    if match:
+        clause = match["clause"]
+        latin = [w for w in _NAME.findall(clause) if w not in _NOT_A_NAME]
+        if latin:
+            return " ".join(latin)
+        han = _ZH_VERB.match(clause)
+        return han["name"] if han else None
+    return None
+
+
+def time_before_named(query: str, index: HybridIndex, keep: np.ndarray,
+                      tokenize: Callable[[str], list[str]]) -> QueryTime | None:
+    """The time before the user's first statement naming what the question is anchored on, or None."""
+    name = named_before(query)
+    terms = tokenize(name) if name else []
+    if not terms:
+        return None
+    rows = None
+    for term in terms:
+        postings = index.postings(term)
+        found = postings[0] if postings is not None else np.zeros(0, dtype=np.int64)
+        rows = found if rows is None else np.intersect1d(rows, found)
+    rows = rows[(rows < len(keep)) & index.alive[rows]]
+    rows = rows[keep[rows]]
+    for mark in (ASKS_MARK, OTHERS_MARK, ASSISTANT_MARK):
+        rows = rows[~index.rows_holding(mark, rows)]
+    stated = np.zeros(len(rows), dtype=bool)  # a statement of one of the user's attributes ("first week at the BBC")
+    for attribute in SLOT_CUES:
+        stated |= index.rows_holding(f"§{attribute}", rows)
+    starts = index.valid_from[rows[stated] if stated.any() else rows]
+    starts = starts[np.isfinite(starts)]
+    if not len(starts):
+        return None
+    began = from_epoch(float(starts.min()))
+    return QueryTime(start=None, end=began, words=name, granularity="event", query=query)
+
+
+def weigh_before_named(index: HybridIndex, rows: np.ndarray, asked: QueryTime | None,
+                       name_terms: list[str]) -> np.ndarray:
+    """Per index row: AFTER_WEIGHT for what began at or after the named moment and for what names the thing
+    (the answer to "before the BBC" is not about the BBC), else 1."""
+    weights = np.ones(len(rows))
+    if asked is None or asked.granularity != "event" or asked.end is None:
+        return weights
+    naming = np.ones(len(rows), dtype=bool) if name_terms else np.zeros(len(rows), dtype=bool)
+    for term in name_terms:
+        naming &= index.rows_holding(term, rows)
+    weights[(index.valid_from[rows] >= to_epoch(asked.end)) | naming] = AFTER_WEIGHT
+    return weights

@@ -1,0 +1,46 @@
+"""A question about the time before something the user told ("where did I work before the BBC?")."""
+import pytest
+
+from memory.before_event import named_before
+from tests.helpers import first_message_id, open_engram, remember_daily
+
+
+@pytest.mark.parametrize("question, name", [
+    ("where did I work before the BBC?", "BBC"),
+    ("what city did I live in before I moved to Glasgow?", "Glasgow"),
+    ("before I moved to Columbus, which city was I living in?", "Columbus"),
+    ("what did I use before switching to Mint Mobile?", "Mint Mobile"),
+    ("我换iPhone之前用的是什么手机？", "iPhone"),
+    ("我去字节之前是在哪家公司上班的？", "字节"),
+    ("我搬到杭州之前住在哪？", "杭州"),
+    ("what did I drink before?", None),  # nothing named: the value before the latest
+    ("before I went vegan what was my diet", None),
+    ("我之前住哪", None),
+])
+def test_the_name_a_before_question_is_anchored_on(question, name):
+    assert named_before(question) == name
+
+
+def test_before_a_named_job_is_the_time_before_the_users_first_statement_of_it(tmp_path):
+    eng = open_engram()
+    try:
+        remember_daily(eng, [
+            "is the BBC a good place to work? thinking of applying",  # a question: not when the BBC began
+            "been at Deloitte 3 yrs now, audit work in busy season is brutal",
+            "my flatmate works at PwC and never stops talking about it",
+            "first week at the BBC done! digital products team, lovely people",
+            "work laptop died again, IT say 3-5 working days",
+        ])
+        assert first_message_id(eng, "where did I work before the BBC?") == "m1"
+    finally:
+        eng.close()
+
+
+def test_without_a_statement_naming_it_the_question_keeps_its_other_readings(tmp_path):
+    eng = open_engram()
+    try:
+        remember_daily(eng, ["I work at Deloitte in the audit team", "is the BBC a good place to work?"])
+        result = eng.recall("where did I work before the BBC?")
+        assert result.results and not any("of the time asked about" in w for r in result.results for w in r.why)
+    finally:
+        eng.close()
