@@ -33,13 +33,18 @@ _NAME = re.compile(r"[A-Za-z0-9&+'’.-]*[A-Z][A-Za-z0-9&+'’.-]*")
 _ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|入职|加入|改成|改用|改|用上|到)"
                       r"(?P<name>[\u4e00-\u9fff]{2,8})$")
 _NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
+# days, months and feasts come round again: "before Monday", "before Christmas" name no one moment the user told of
+_RECURRING = set("""monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+august september october november december jan feb mar apr jun jul aug sep sept oct nov dec christmas xmas easter
+halloween thanksgiving diwali eid ramadan hanukkah passover new year year's eve day weekend""".split())
 
 
 def named_before(query: str) -> str | None:
     """The name a "before …" question is anchored on, if it names one."""
     match = _BEFORE_EN.search(query)
     if match:
-        names = [w.strip(".'’-") for w in _NAME.findall(match["clause"]) if w not in _NOT_A_NAME]
+        names = [w.strip(".'’-") for w in _NAME.findall(match["clause"])
+                 if w not in _NOT_A_NAME and w.strip(".'’-").lower() not in _RECURRING]
         return " ".join(names) or None
     match = _BEFORE_ZH.search(query)
     if match:

@@ -401,3 +401,19 @@ def test_what_a_message_tells_before_it_asks_is_the_users_word():
     assert statement_topics("Do you think I should move to Leeds, I love it there?") == []
     assert [f.content for f in find_statements("I moved to Leeds last month, do you know any good pubs?")] == [
         "User moved to Leeds."]
+
+
+@pytest.mark.parametrize("text, employer", [
+    ("I am starting at Brightwell Health on March 11", True),
+    ("I am starting at 9 tomorrow", False),
+    ("evening! night shifts on ward 7 at the Royal Infirmary are killing me this month", True),
+    ("I hate shifts in the summer", False),
+    ("I accepted the offer!! can't believe it", True),
+])
+def test_a_start_or_a_shift_at_a_named_place_is_a_word_on_the_employer(text, employer):
+    assert (("employer", False) in statement_topics(text)) == employer
+
+
+def test_a_thing_newly_bought_is_the_users_word_on_it():
+    assert ("phone_model", False) in statement_topics("新买的华为Mate60到了！！拍照是真的强")
+    assert statement_topics("我朋友新买的华为Mate60到了") == []  # a friend's

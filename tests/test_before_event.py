@@ -16,6 +16,8 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("what did I drink before?", None),  # nothing named: the value before the latest
     ("before I went vegan what was my diet", None),
     ("我之前住哪", None),
+    ("what did I buy before Christmas?", None),  # days, months and feasts come round again
+    ("what did I do before Monday?", None),
 ])
 def test_the_name_a_before_question_is_anchored_on(question, name):
     assert named_before(question) == name

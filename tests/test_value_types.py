@@ -139,3 +139,8 @@ def test_a_time_lead_or_an_emoji_does_not_hide_the_statement_after_it():
     assert facts("so as of this week I've gone fully vegan 🌱 no fish, no dairy") == [("User's diet: vegan.", "diet")]
     assert facts("搬家终于搞定了😮‍💨 现在住在杭州滨江，离公司走路十分钟") == [("用户住在杭州滨江。", "home_location")]
     assert facts("搬家终于搞定了 现在住在杭州滨江") == [("用户住在杭州滨江。", "home_location")]
+
+
+def test_a_named_chinese_diet_is_a_value_without_the_word_diet():
+    assert facts("最近在吃生酮，每天碳水控制在20g以内") == [("用户的饮食：生酮。", "diet")]
+    assert facts("我在吃低碳饮食") == [("用户的饮食：低碳饮食。", "diet")]

@@ -277,6 +277,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("home", rf"{_ZI}{_ZADV}(?:在(?P<v>.{{2,12}}?)(?:租了|买了)(?:个|一个|一套|套)?(?:小)?(?:房子|公寓|房))"),
     _zh("diet", rf"我{_ZADV}(?:开始)?(?:吃素|是素食者|是素食主义者|是纯素食者|吃纯素)了?"),
     _zh("diet", rf"我{_ZADV}(?:在做|在吃|开始做|开始吃|改成|改吃|在坚持)(?P<v>.{{1,8}}?饮食)(?:[，,].*)?"),
+    _zh("diet", rf"我{_ZADV}(?:在做|在吃|开始做|开始吃|改成|改吃|在坚持)(?P<v>生酮|低碳|轻断食|断食|无麸质)(?:饮食)?(?:[，,].*)?"),
     _zh("instrument_stop", rf"我?{_ZADV}(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶)(?:不学了|不弹了|不练了|放弃了).*"),
     _zh("instrument", rf"我{_ZADV}(?:在学|开始学|改学|学|弹|拉|练)(?P<v>钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|鼓|长笛|萨克斯|尤克里里|琵琶).*"),
     _zh("pet", rf"我(?:家|们家)?的?(?P<kind>[\u4e00-\u9fff]{{0,3}}?(?:猫|狗|兔子|鹦鹉|仓鼠|乌龟))(?P<v>[\u4e00-\u9fff]{{2}})(?:正|在|又|总|今天|每天|特别|很|最|就|刚|也|还).*"),
@@ -443,7 +444,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
-    r"|买了|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
+    r"|买了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
     r"|分手|分了|离婚|结婚|约会)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
@@ -511,9 +512,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
                       r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
-    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])|contract with"
+    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
-                 r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)"
+                 r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b",
