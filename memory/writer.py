@@ -14,6 +14,7 @@ from .clock import ensure_utc, utc_now
 from .extract import Extractor, is_question
 from .extract.han import HAN_CHAR
 from .extract.relations import OTHERS_MARK
+from .extract.attributes import changed_topics
 from .extract.held_values import closed_values, may_end as _may_end, names_either
 from .index import context_key
 from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
@@ -26,6 +27,11 @@ from .write_path import WritePath, WriteReport
 # Slots whose values are names (an employer, a pet, a car …): a closing there ends only a value it names. A diet,
 # a job, a commute or a drink is ended by other words than it was stated with ("not veggie any more").
 NAMED_VALUE_CLASSES = frozenset({"employer", "pet", "partner", "car", "instrument", "phone_model", "school"})
+# Slots that hold one value at a time: a change told in words the rules read no value from ("we're in a little
+# terraced house in Walthamstow now") still ends the value held. Not a partner, pet, hobby or instrument (one more is
+# no other one gone), nor an occupation ("my job is so stressful now").
+ONE_VALUE_SLOTS = frozenset({"home_location", "employer", "diet", "school", "phone_model", "car", "commute"})
+_STOPS = {attribute: template for key, (attribute, template) in TEMPLATES.items() if key.endswith("_stop")}
 
 
 class MessageWriter:
@@ -121,6 +127,7 @@ class MessageWriter:
                 said.append(unit)
             if msg.role == "user":
                 said += self._ended_by_name(text, said, held, event, entities, timelines, changes, report)
+                said += self._ended_by_change(text, said, held, event, entities, timelines, changes, report)
                 held.note(said)
             if progress:
                 progress(1)
@@ -133,20 +140,37 @@ class MessageWriter:
         if not _may_end(text) or is_question(text):
             return []
         stated = {u.attribute for u in said}
-        ended = []
-        for attribute, value in closed_values(text, {a: v for a, v in held.now().items() if a not in stated}):
-            stop = TEMPLATES.get(f"{attribute}_stop")  # (attribute, the template that closes it)
+        return self._close(closed_values(text, {a: v for a, v in held.now().items() if a not in stated}),
+                           text, event, entities, timelines, changes, report)
+
+    def _ended_by_change(self, text: str, said: list[MemoryUnit], held: "_HeldValues", event: Event, entities,
+                         timelines: dict, changes: Changes, report: WriteReport) -> list[MemoryUnit]:
+        """Values the user held in a one-value slot the message says changed ("we're in Walthamstow now") when the
+        rules read no value of that slot from it and it names none held: each closed by the slot's `…_stop`."""
+        if is_question(text):
+            return []
+        stated = {u.attribute for u in said}
+        topics = sorted(changed_topics(text) & ONE_VALUE_SLOTS - stated)
+        return self._close([(attribute, value) for attribute in topics for value in held.now().get(attribute, [])
+                            if not names_either(text, value)], text, event, entities, timelines, changes, report)
+
+    def _close(self, ended: Iterable[tuple[str, str]], text: str, event: Event, entities, timelines: dict,
+               changes: Changes, report: WriteReport) -> list[MemoryUnit]:
+        """Each (attribute, value) closed by the slot's `…_stop` memory, from the message's moment."""
+        units = []
+        for attribute, value in ended:
+            stop = _STOPS.get(attribute)
             if stop is None:
                 continue
-            content = stop[1].text("zh" if HAN_CHAR.search(text) else "en").format(v=value)
+            content = stop.text("zh" if HAN_CHAR.search(text) else "en").format(v=value)
             unit = MemoryUnit(content=content, type="user_profile", valid_from=event.at, recorded_at=event.recorded_at,
                               subject="user", attribute=attribute, value=None, session_id=event.session_id,
                               source_id=event.source_id, message_id=event.message_id)
             new = NewMemory(unit, content, entities, event)
             if self.place(new, timelines, changes, report):
                 changes.memories.append(new)
-                ended.append(unit)
-        return ended
+                units.append(unit)
+        return units
 
     def _unseen(self, messages: list[ChatMessage], redacted: dict[int, str], report: WriteReport) -> list[ChatMessage]:
         """Messages not stored before: by their own id in the session, or, without an id, by session, role,

@@ -146,3 +146,30 @@ def test_a_start_and_a_notice_in_one_message_answer_with_the_start_when_no_job_w
                     at=at("2024-02-26T09:00:00"))
     result = engram.recall("where am I working these days?", as_of=at("2024-04-02T10:00:00"))
     assert "Brightwell" in result.results[0].unit.content
+
+
+def test_a_change_told_in_words_no_rule_reads_a_value_from_still_ends_the_value_held(engram):
+    engram.remember("I live in Kentish Town, two minutes from the tube.", at=at("2023-05-02T09:00:00"))
+    engram.remember("which neighbourhood cafes have wifi and plugs?", at=at("2023-09-10T09:00:00"))
+    engram.remember("MOVING DAY DONE. we're in a little terraced house in Walthamstow now, boxes everywhere",
+                    at=at("2024-03-02T09:00:00"))
+    result = engram.recall("which neighbourhood do I live in now?", as_of=at("2024-04-01T00:00:00"))
+    assert "Walthamstow" in result.results[0].unit.content
+    assert any(r.unit.content == "User lives in Kentish Town." and not r.valid for r in result.results)
+
+
+def test_a_change_of_one_topic_ends_no_other_and_naming_the_value_ends_nothing(engram):
+    engram.remember("I work at Deloitte in the audit team.", at=at("2023-05-02T09:00:00"))
+    engram.remember("I live in Leeds.", at=at("2023-05-03T09:00:00"))
+    engram.remember("moved house last week, loving Leeds still, the office is a short walk now",
+                    at=at("2024-03-02T09:00:00"))
+    assert engram.store.open_values("user") == {"employer": ["Deloitte"], "home_location": ["Leeds"]}
+    engram.remember("moved house, we're in the new place now and the office is a short walk",
+                    at=at("2024-06-02T09:00:00"))
+    assert engram.store.open_values("user") == {"employer": ["Deloitte"]}
+
+
+def test_a_topic_named_beside_a_change_of_another_is_not_changed(engram):
+    engram.remember("我在腾讯上班。", at=at("2023-05-02T09:00:00"))
+    engram.remember("搬家终于搞定了 现在住在杭州滨江，离公司走路十分钟", at=at("2024-03-02T09:00:00"))
+    assert engram.store.open_values("user")["employer"] == ["腾讯"]
