@@ -260,13 +260,14 @@ def _topical_turns(index: HybridIndex, attribute: str, keep) -> list[tuple[float
 
 
 def _statement_mask(index: HybridIndex, keep):
-    """The rows under `keep` that are the user's own first-person statements (marked `§said` when written)."""
+    """The rows under `keep` that are the user's own first-person statements (marked `§said` when written), not
+    those about someone else ("my son's friend has a peanut allergy, any snack ideas?" is no word on the user's)."""
     mask = np.zeros_like(keep)
-    for term in ("§said", "§said~no"):
+    for term, holds in (("§said", True), ("§said~no", True), (OTHERS_MARK, False)):
         postings = index.postings(term)
         if postings is not None:
             rows = postings[0][postings[0] < len(mask)]
-            mask[rows] = True
+            mask[rows] = holds
     return mask & keep
 
 

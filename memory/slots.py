@@ -235,6 +235,12 @@ SLOTS: tuple[Slot, ...] = (
         cue_phrases=("medicine am i on", "medicine do i take", "medicines am i on", "medicines do i take"),
     ),
     Slot(
+        "allergy",
+        cues_en=_words("allergy allergies allergic intolerance intolerances intolerant"),
+        cues_zh=_words("过敏 过敏源 忌口 不耐受 碰不得"),
+        cue_phrases=("food allergies", "can't eat", "cannot eat", "shouldn't eat", "have to avoid", "不能吃"),
+    ),
+    Slot(
         "children",
         cues_zh=_words("孩子 儿子 女儿 小孩 娃"),
         # phrases, not words: "the one I set up for my friend's kid" asks nothing about the user's children

@@ -291,7 +291,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m014_statement_marks", m008_statement_marks),
     # the employer: "today was day one at Skyscanner", "starting at Brightwell", "accepted the offer", night shifts at a
     # named place; the partner: "been together"; a child: 我女儿 without 的; no news: "moving house is the worst"; what
-    # a message tells before it asks ("刚送完我女儿朵朵去幼儿园，今天天气怎么样？"); a thing 新买的 is the user's
+    # a message tells before it asks ("刚送完我女儿朵朵去幼儿园，今天天气怎么样？"); a thing 新买的 is the user's; allergies
     ("m015_statement_marks", m008_statement_marks),
 ]
 

@@ -417,3 +417,16 @@ def test_a_start_or_a_shift_at_a_named_place_is_a_word_on_the_employer(text, emp
 def test_a_thing_newly_bought_is_the_users_word_on_it():
     assert ("phone_model", False) in statement_topics("新买的华为Mate60到了！！拍照是真的强")
     assert statement_topics("我朋友新买的华为Mate60到了") == []  # a friend's
+
+
+def test_an_allergy_is_known_by_the_users_statements():
+    import re
+
+    from memory.recall import TOPICAL, _matching_attributes
+
+    assert ("allergy", False) in statement_topics("I carry an epipen everywhere since the peanut incident")
+    assert ("allergy", False) in statement_topics("我对花生过敏，吃一点就起疹子")
+    assert ("allergy", False) not in statement_topics("my friend is allergic to cats, can she stay at mine?")
+    for question in ("Do I have any food allergies?", "What am I allergic to?", "有哪些东西是我碰不得的？"):
+        words = set(re.findall(r"[\w']+", question.lower()))
+        assert _matching_attributes(sorted(TOPICAL), words, question) == ["allergy"]

@@ -55,3 +55,17 @@ def test_a_question_about_the_user_finds_the_users_own_word_before_a_word_about_
 ])
 def test_a_question_that_names_one_of_the_users_people_is_read_as_about_them(question, named):
     assert names_someone(question) is named
+
+
+def test_a_message_about_someone_else_is_no_statement_of_the_users_by_its_meaning_either():
+    """The example-sentence classes read the user's own statements only: "my son's friend has a peanut allergy"
+    comes close to "I'm allergic to peanuts" by meaning, but is no word on the user's allergies."""
+    from memory.embed import LocalMiniLM
+
+    with open_engram(embedder=LocalMiniLM()) as eng:
+        remember_daily(eng, [
+            "Good morning! fun fact about me, shellfish makes my throat swell up, so the oyster bar lunch is out",
+            "my son's friend has a peanut allergy, any nut-free snack ideas for the birthday party?",
+            "what's the difference between an allergy and an intolerance anyway",
+        ])
+        assert first_message_id(eng, "Do I have any food allergies?") == "m0"

@@ -582,6 +582,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
+    # an allergy by its own words, or by what the user carries for it: "I'm allergic to penicillin", "I carry an epipen"
+    "allergy": (r"\b(?:allergic|allergy|allergies|anaphyla\w*|epi-?pens?|intoleran(?:t|ce)|coeliac|celiac)\b",
+                r"过敏|不耐受|乳糖不耐"),
     # a medicine by the words that go with taking one: "put me on sertraline", "50mg", "came off the pills"
     "medication": (r"\b(?:prescribed|put me on|started me on|switched me (?:over )?to|came off|coming off|tapering|weaning"
                    r"|\d+\s?mg|medication|meds|antidepressants?|antibiotics|inhaler|insulin|on the pill"

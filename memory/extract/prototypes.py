@@ -117,6 +117,10 @@ PROTOTYPES: dict[str, Examples] = {
         ("I switched my phone contract to a cheaper network", "I'm on a sim-only plan with a new provider",
          "I ported my number to another network"),
         ("which mobile network am I on", "who is my phone contract with", "which carrier do I use")),
+    "allergy": Examples(
+        ("I'm allergic to peanuts", "I carry an epipen because of my nut allergy", "shellfish makes my throat swell up",
+         "I'm lactose intolerant"),
+        ("what am I allergic to", "do I have any allergies", "what foods do I have to avoid", "is there anything I can't eat")),
     "medication": Examples(
         ("my doctor put me on antidepressants", "I'm on blood pressure tablets now",
          "I was switched to a new medication", "I came off my meds last month"),
