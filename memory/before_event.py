@@ -10,7 +10,8 @@ question then asks about the time before that moment, as "before 2023" would: th
 then, and what began since, or names the thing, weighs `AFTER_WEIGHT`: the answer to "before the BBC" is
 not about the BBC.
 Without such a statement the question keeps the slot rules' reading of "before" (the value before the
-latest)."""
+latest). recall asks this only of a question in the first person that does not add up ("how many charity runs
+did I do before the Run for the Cure?" needs the Run for the Cure too)."""
 from __future__ import annotations
 
 import re

@@ -108,7 +108,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                       recorded_by=to_epoch(recorded_by) if recorded_by else None)
     keep = index.mask(filters)
     asked = question_time(query, as_of)
-    if asked is None and _about_user(query):  # "where did I work before the BBC?"
+    # "where did I work before the BBC?"; not "how many runs did I do before the Run for the Cure?", which needs that too
+    if asked is None and _about_user(query) and not AGGREGATE.search(query):
         asked = time_before_named(query, index, keep, tokenize_for_search)
     then = _asked_moment(asked, as_of)
     if then is not None:  # what was true in the asked period is searched too, not only what is true now

@@ -46,3 +46,14 @@ def test_without_a_statement_naming_it_the_question_keeps_its_other_readings(tmp
         assert result.results and not any("of the time asked about" in w for r in result.results for w in r.why)
     finally:
         eng.close()
+
+
+def test_a_question_that_adds_up_what_came_before_a_named_event_also_finds_the_event(tmp_path):
+    eng = open_engram()
+    try:
+        remember_daily(eng, ["I did the Color Run for charity today", "I ran the Run for the Cure 5k this morning"])
+        result = eng.recall("How many charity runs did I do before the Run for the Cure?")
+        assert not any("of the time asked about" in w for r in result.results for w in r.why)
+        assert {r.unit.message_id for r in result.results[:2]} == {"m0", "m1"}
+    finally:
+        eng.close()
