@@ -121,13 +121,13 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     before_named = asked is not None and asked.granularity == "event"
     history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
                           before_named=before_named)
-    date_words = set(tokenize_for_search(asked.words)) if asked else set()
-    _rule_ids(index, [t for t in terms if t not in date_words], keep, candidates)  # "2024" is a year, not an id
+    asked_words = set(tokenize_for_search(asked.words)) if asked else set()
+    _rule_ids(index, [t for t in terms if t not in asked_words], keep, candidates)  # "2024" is a year, "BBC" a name, not ids
     _rule_names(parts, query, as_of, candidates)
     pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
                  index.cosine_rows(query_vector, keep, CANDIDATES))
     about_user = _about_user(query)
-    ranked = _rerank(index, pool, then or as_of, asked, named=sorted(date_words) if before_named else [],
+    ranked = _rerank(index, pool, then or as_of, asked, named=sorted(asked_words) if before_named else [],
                      about_user=about_user,
                      names_someone=about_user and names_someone(query),
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)))

@@ -2,7 +2,7 @@
 
 Notes made from a template repeat its blocks: a footer of "edit this note" links, a row of badges, a
 weekly "pending plugins" paragraph. On obsidian-hub 9,641 of 19,338 chunks are 16 such blocks. Each
-copy was embedded with its note's title in front, so each cost an embedding (a third of the hub's
+copy was embedded with its note's title in front, so each cost an embedding (over a quarter of the hub's
 vector time) and each ranked by meaning for its note's title ("how to sync obsidian with git" put two
 footers 3rd and 4th). A block that every note says tells nothing of the note it is in, so a template's
 block is found by its words only, like a note too large for meaning search; had the copies been given
