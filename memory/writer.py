@@ -14,7 +14,6 @@ from .clock import ensure_utc, utc_now
 from .extract import Extractor, is_question
 from .extract.han import HAN_CHAR
 from .extract.relations import OTHERS_MARK
-from .extract.attributes import changed_topics
 from .extract.held_values import closed_values, may_end as _may_end, names_either
 from .index import context_key
 from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
@@ -127,7 +126,7 @@ class MessageWriter:
                 said.append(unit)
             if msg.role == "user":
                 said += self._ended_by_name(text, said, held, event, entities, timelines, changes, report)
-                said += self._ended_by_change(text, said, held, event, entities, timelines, changes, report)
+                said += self._ended_by_change(text, marks, said, held, event, entities, timelines, changes, report)
                 held.note(said)
             if progress:
                 progress(1)
@@ -143,14 +142,17 @@ class MessageWriter:
         return self._close(closed_values(text, {a: v for a, v in held.now().items() if a not in stated}),
                            text, event, entities, timelines, changes, report)
 
-    def _ended_by_change(self, text: str, said: list[MemoryUnit], held: "_HeldValues", event: Event, entities,
-                         timelines: dict, changes: Changes, report: WriteReport) -> list[MemoryUnit]:
+    def _ended_by_change(self, text: str, marks: list[str], said: list[MemoryUnit], held: "_HeldValues", event: Event,
+                         entities, timelines: dict, changes: Changes, report: WriteReport) -> list[MemoryUnit]:
         """Values the user held in a one-value slot the message says changed ("we're in Walthamstow now") when the
-        rules read no value of that slot from it and it names none held: each closed by the slot's `…_stop`."""
-        if is_question(text):
+        rules read no value of that slot from it and it names none held: each closed by the slot's `…_stop`.
+        `marks` are the message's statement marks ("§home_location"), the topics it speaks of."""
+        from .extract.attributes import STATEMENT_MARK, changed_topics  # as `_statement_marks`: when writing
+
+        candidates = {mark[len(STATEMENT_MARK):] for mark in marks} & ONE_VALUE_SLOTS - {u.attribute for u in said}
+        if not candidates or is_question(text):
             return []
-        stated = {u.attribute for u in said}
-        topics = sorted(changed_topics(text) & ONE_VALUE_SLOTS - stated)
+        topics = sorted(changed_topics(text, candidates))
         return self._close([(attribute, value) for attribute in topics for value in held.now().get(attribute, [])
                             if not names_either(text, value)], text, event, entities, timelines, changes, report)
 

@@ -23,9 +23,13 @@ def test_the_name_a_before_question_is_anchored_on(question, name):
     assert named_before(question) == name
 
 
-def test_before_a_named_job_is_the_time_before_the_users_first_statement_of_it(tmp_path):
-    eng = open_engram()
-    try:
+def read_as_a_time(result) -> bool:
+    """Whether recall read the question as asking about the time before something named."""
+    return any("of the time asked about" in why for r in result.results for why in r.why)
+
+
+def test_before_a_named_job_is_the_time_before_the_users_first_statement_of_it():
+    with open_engram() as eng:
         remember_daily(eng, [
             "is the BBC a good place to work? thinking of applying",  # a question: not when the BBC began
             "been at Deloitte 3 yrs now, audit work in busy season is brutal",
@@ -34,26 +38,18 @@ def test_before_a_named_job_is_the_time_before_the_users_first_statement_of_it(t
             "work laptop died again, IT say 3-5 working days",
         ])
         assert first_message_id(eng, "where did I work before the BBC?") == "m1"
-    finally:
-        eng.close()
 
 
-def test_without_a_statement_naming_it_the_question_keeps_its_other_readings(tmp_path):
-    eng = open_engram()
-    try:
+def test_without_a_statement_naming_it_the_question_keeps_its_other_readings():
+    with open_engram() as eng:
         remember_daily(eng, ["I work at Deloitte in the audit team", "is the BBC a good place to work?"])
         result = eng.recall("where did I work before the BBC?")
-        assert result.results and not any("of the time asked about" in w for r in result.results for w in r.why)
-    finally:
-        eng.close()
+        assert result.results and not read_as_a_time(result)
 
 
-def test_a_question_that_adds_up_what_came_before_a_named_event_also_finds_the_event(tmp_path):
-    eng = open_engram()
-    try:
+def test_a_question_that_adds_up_what_came_before_a_named_event_also_finds_the_event():
+    with open_engram() as eng:
         remember_daily(eng, ["I did the Color Run for charity today", "I ran the Run for the Cure 5k this morning"])
         result = eng.recall("How many charity runs did I do before the Run for the Cure?")
-        assert not any("of the time asked about" in w for r in result.results for w in r.why)
+        assert not read_as_a_time(result)
         assert {r.unit.message_id for r in result.results[:2]} == {"m0", "m1"}
-    finally:
-        eng.close()

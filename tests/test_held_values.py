@@ -128,13 +128,18 @@ def test_within_one_import_a_closing_of_something_else_leaves_the_held_value_to_
     assert "employer" not in engram.store.open_values("user")
 
 
+def where_i_work_after_a_start_and_a_notice(engram):
+    """The answer to "where am I working these days?" after one message that starts a job and hands in the notice."""
+    engram.remember("I accepted the offer!! starting at Brightwell Health on March 11. handed in my notice today",
+                    at=at("2024-02-26T09:00:00"))
+    return engram.recall("where am I working these days?", as_of=at("2024-04-02T10:00:00"))
+
+
 def test_a_message_that_starts_a_job_and_hands_in_the_notice_answers_with_the_new_job(engram):
     """The closing ends the job before it, not the one the same message starts."""
     engram.remember("I work at Halvorsen Logistics as a data analyst.", at=at("2024-01-08T09:00:00"))
     engram.remember("what's a polite way to decline a meeting at work?", at=at("2024-02-02T09:00:00"))
-    engram.remember("I accepted the offer!! starting at Brightwell Health on March 11. handed in my notice today",
-                    at=at("2024-02-26T09:00:00"))
-    result = engram.recall("where am I working these days?", as_of=at("2024-04-02T10:00:00"))
+    result = where_i_work_after_a_start_and_a_notice(engram)
     assert "Brightwell" in result.results[0].unit.content
     assert any("Halvorsen" in r.unit.content and not r.valid for r in result.results)
 
@@ -142,10 +147,7 @@ def test_a_message_that_starts_a_job_and_hands_in_the_notice_answers_with_the_ne
 def test_a_start_and_a_notice_in_one_message_answer_with_the_start_when_no_job_was_held(engram):
     engram.remember("first week back and Halvorsen Logistics is drowning in planning meetings, I'm the only analyst",
                     at=at("2024-01-08T09:00:00"))
-    engram.remember("I accepted the offer!! starting at Brightwell Health on March 11. handed in my notice today",
-                    at=at("2024-02-26T09:00:00"))
-    result = engram.recall("where am I working these days?", as_of=at("2024-04-02T10:00:00"))
-    assert "Brightwell" in result.results[0].unit.content
+    assert "Brightwell" in where_i_work_after_a_start_and_a_notice(engram).results[0].unit.content
 
 
 def test_a_change_told_in_words_no_rule_reads_a_value_from_still_ends_the_value_held(engram):

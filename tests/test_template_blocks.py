@@ -46,8 +46,7 @@ def memories_with(eng, words: str) -> list[int]:
 def test_a_block_in_many_notes_is_found_by_its_words_and_never_embedded(tmp_path):
     vault = make_vault(tmp_path / "vault")
     embedder = CountingEmbedder()
-    eng = open_engram(embedder=embedder)
-    try:
+    with open_engram(embedder=embedder) as eng:
         VaultIndexer(eng, vault, bulk_notes=3).sync_all()  # a bulk pass: 8 notes
         footers = memories_with(eng, "Edit In GitHub")
         assert len(footers) == 8
@@ -60,33 +59,24 @@ def test_a_block_in_many_notes_is_found_by_its_words_and_never_embedded(tmp_path
         assert stored_vector(eng, memories_with(eng, "zqword3")[0]).any()
         assert eng.check().clean
         assert "Note 5.md" in [r.provenance.ref for r in eng.recall("Copy this note", k=10).results]
-    finally:
-        eng.close()
 
 
 def test_a_note_the_watcher_sees_later_knows_the_blocks(tmp_path):
     vault = make_vault(tmp_path / "vault")
-    eng = open_engram()
-    try:
+    with open_engram() as eng:
         VaultIndexer(eng, vault, bulk_notes=3).sync_all()
-    finally:
-        eng.close()
     write_note(vault, 42)
-    eng = open_engram()  # the blocks a bulk pass found are kept in the store
-    try:
+    with open_engram() as eng:  # the blocks a bulk pass found are kept in the store
         VaultIndexer(eng, vault).sync_paths(["Note 42.md"])
         footer = max(memories_with(eng, "Edit In GitHub"))
         assert "Note%2042" in eng.store.memories_by_id([footer])[footer].content
         assert not stored_vector(eng, footer).any()
         assert stored_vector(eng, memories_with(eng, "zqword42")[0]).any()
-    finally:
-        eng.close()
 
 
 def test_a_text_given_more_than_once_is_embedded_once(tmp_path):
     embedder = CountingEmbedder()
-    eng = open_engram(embedder=embedder)
-    try:
+    with open_engram(embedder=embedder) as eng:
         texts = ["thanks!", "I moved to Leeds in May", "thanks!", "ok", "thanks!"]
         eng.import_messages([ChatMessage(t, session_id="s", at=at(f"2025-01-01T09:0{n}:00"), message_id=f"m{n}")
                              for n, t in enumerate(texts)])
@@ -94,5 +84,3 @@ def test_a_text_given_more_than_once_is_embedded_once(tmp_path):
         vectors = {text: stored_vector(eng, eng.store.query("SELECT id FROM memories WHERE message_id = ?",
                                                                 [f"m{n}"])[0][0]) for n, text in enumerate(texts)}
         assert np.array_equal(vectors["thanks!"], embedder.embed(["thanks!"])[0])
-    finally:
-        eng.close()

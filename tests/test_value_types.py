@@ -133,7 +133,6 @@ def test_the_new_value_of_a_switch_answers_the_state_question_and_the_old_one_is
         engram.close()
 
 
-
 def test_a_time_lead_or_an_emoji_does_not_hide_the_statement_after_it():
     """"so as of this week" before the subject, and an emoji or a space between Chinese clauses."""
     assert facts("so as of this week I've gone fully vegan 🌱 no fish, no dairy") == [("User's diet: vegan.", "diet")]

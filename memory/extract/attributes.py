@@ -667,12 +667,12 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
 _CHANGING = re.compile(r"\bmoving\b", re.I)  # "MOVING DAY DONE"; "moving house is the worst" is no statement at all
 
 
-def changed_topics(text: str) -> set[str]:
-    """The attributes a first-person statement says changed: a clause that names the attribute by its cue words
-    also says a change ("now", "moved", "switched", a first day, 现在, 换) — "we're in a little terraced house in
-    Walthamstow now", "today was day 1 at Tessaro Health, new badge". A topic named beside a change of another is
-    no change of it: "现在住在杭州滨江，离公司走路十分钟" moves home, not job."""
-    topics = {name for name, negated in statement_topics(text) if not negated and name in _CUE_PATTERNS}
+def changed_topics(text: str, topics: set[str]) -> set[str]:
+    """Which of the `topics` a statement speaks of (its `statement_marks`) it says changed: a clause that names the
+    attribute by its cue words also says a change ("now", "moved", "switched", a first day, 现在, 换) — "we're in a
+    little terraced house in Walthamstow now", "today was day 1 at Tessaro Health, new badge". A topic named beside a
+    change of another is no change of it: "现在住在杭州滨江，离公司走路十分钟" moves home, not job."""
+    topics = topics & _CUE_PATTERNS.keys()
     changed: set[str] = set()
     for clause in _clauses(_told(text)) if topics else []:
         if _CHANGE.search(clause) or _CHANGING.search(clause) or _MILESTONE.match(_LEAD_IN.sub("", clause)):
