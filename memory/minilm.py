@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
@@ -64,8 +65,12 @@ def cache_dir() -> Path:
     return Path(base) / "engram"
 
 
-def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
-    """A BertModel + mean pooling as an ONNX model: (input_ids, attention_mask) -> unnormalised rows."""
+def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tokens: bool = False):
+    """A BertModel + mean pooling as an ONNX model: (input_ids, attention_mask) -> unnormalised rows.
+
+    `int8_tokens`: the dense layers multiply in int8, each token's activations scaled on their own and
+    each weight column on its own. A text's vector then depends on nothing else in its batch, as with
+    fp32 (a scale over the whole batch, as ONNX Runtime's dynamic quantisation takes, would not)."""
     from onnx import TensorProto, helper, numpy_helper
 
     initializers, nodes = {}, []
@@ -87,8 +92,31 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
 
     def linear(x: str, prefix: str) -> str:
         # torch's Linear keeps weights as (out, in); MatMul wants (in, out)
-        product = node("MatMul", [x, const(f"{prefix}.weight", weights[f"{prefix}.weight"].T)])
+        weight = weights[f"{prefix}.weight"].T
+        if int8_tokens:
+            product = int8_product(x, prefix, weight)
+        else:
+            product = node("MatMul", [x, const(f"{prefix}.weight", weight)])
         return node("Add", [product, const(f"{prefix}.bias", weights[f"{prefix}.bias"])])
+
+    quantised_inputs: dict[str, tuple[str, str]] = {}  # the query, key and value layers read one input
+
+    def int8_product(x: str, prefix: str, weight: np.ndarray) -> str:
+        if x not in quantised_inputs:
+            largest = node("ReduceMax", [node("Abs", [x])], axes=[-1], keepdims=1)
+            token_scale = node("Max", [node("Div", [largest, const("int8_max", np.array(127.0, np.float32))]),
+                                       const("int8_tiny", np.array(1e-12, np.float32))])
+            # Unsigned bytes around the zero point 128, as VNNI multiplies u8 by s8; the cast truncates,
+            # so + 0.5 rounds.
+            shifted = node("Add", [node("Div", [x, token_scale]), const("int8_offset", np.array(128.5, np.float32))])
+            quantised_inputs[x] = (node("Cast", [shifted], to=TensorProto.UINT8), token_scale)
+        quantised_x, token_scale = quantised_inputs[x]
+        column_scale = np.maximum(np.abs(weight).max(axis=0), 1e-12) / 127.0
+        quantised = np.clip(np.rint(weight / column_scale), -127, 127).astype(np.int8)
+        product = node("MatMulInteger", [quantised_x, const(f"{prefix}.weight.int8", quantised),
+                                         const("int8_zero_point", np.array(128, np.uint8))])
+        scaled = node("Mul", [node("Cast", [product], to=TensorProto.FLOAT), token_scale])
+        return node("Mul", [scaled, const(f"{prefix}.weight.scale", column_scale.astype(np.float32))])
 
     head_size = shape.hidden // shape.heads
     split = const("split_heads", np.array([0, 0, shape.heads, head_size], np.int64))
@@ -147,16 +175,19 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape):
                              producer_name="engram")
 
 
-def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = False) -> Path | bytes:
-    """The built graph's file, building it on first use; its bytes when the cache is not writable."""
-    kind = "-int8" if int8 else ""
+def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = False,
+                 int8_tokens: bool = False) -> Path | bytes:
+    """The built graph's file, building it on first use; its bytes when the cache is not writable.
+    `int8`: ONNX Runtime's dynamic quantisation of it; `int8_tokens`: see `build_graph`."""
+    kind = "-int8" if int8 else "-int8-tokens" if int8_tokens else ""
     target = (cache or cache_dir()) / f"minilm-g{GRAPH_VERSION}-{weights_stamp(model_dir)}{kind}.onnx"
     if target.exists():
         return target
     from safetensors.numpy import load_file
 
     shape = BertShape.from_config(json.loads((model_dir / "config.json").read_text()))
-    data = build_graph(load_file(str(model_dir / "model.safetensors")), shape).SerializeToString()
+    data = build_graph(load_file(str(model_dir / "model.safetensors")), shape,
+                       int8_tokens=int8_tokens).SerializeToString()
     if int8:
         data = quantise(data)
     return target if write_to_cache(target, data) else data
@@ -199,17 +230,28 @@ def quantise(graph: bytes) -> bytes:
         return target.read_bytes()
 
 
+def cpu_multiplies_int8(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    """An x86 CPU with VNNI (AVX512-VNNI or AVX-VNNI), whose u8×s8 products do not saturate as AVX2's
+    do. Elsewhere, or when the CPU cannot be read, False."""
+    try:
+        text = cpuinfo.read_text(errors="replace")
+    except OSError:
+        return False
+    return re.search(r"^flags\s*:.*\b(avx512_vnni|avx_vnni)\b", text, re.MULTILINE) is not None
+
+
 class MiniLMRunner:
     """Tokeniser + ONNX Runtime session for one model folder; `encode` returns unit rows.
 
-    `int8` runs the dynamically quantised graph; `graph` replaces the built graph with another
-    of the same inputs and output.
+    `int8` runs the dynamically quantised graph, `int8_tokens` the one quantised per token
+    (`build_graph`); `graph` replaces the built graph with another of the same inputs and output.
     """
 
     def __init__(self, model_dir: Path | None = None, *, threads: int | None = None,
                  max_tokens: int = MAX_TOKENS, token_budget: int = TOKEN_BUDGET,
                  max_batch: int = MAX_BATCH, cache: Path | None = None,
-                 graph: Path | bytes | None = None, int8: bool = False) -> None:
+                 graph: Path | bytes | None = None, int8: bool = False,
+                 int8_tokens: bool = False) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -224,7 +266,7 @@ class MiniLMRunner:
         options.inter_op_num_threads = 1
         # Threads that spin while waiting steal the CPU from other processes on a shared machine.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        graph = graph or cached_graph(model_dir, cache, int8=int8)
+        graph = graph or cached_graph(model_dir, cache, int8=int8, int8_tokens=int8_tokens)
         self.session = ort.InferenceSession(graph if isinstance(graph, bytes) else str(graph), options,
                                             providers=["CPUExecutionProvider"])
         self._lock = threading.Lock()

@@ -15,7 +15,7 @@ import numpy as np
 
 from .changes import Changes, EdgeWrite, NewMemory
 from .clock import utc_now
-from .embed import Embedder
+from .embed import Embedder, embed_documents
 from .errors import NotFoundError
 from .extract import tokenize_for_search
 from .graph import LazyGraph, entity_node, memory_node, source_node
@@ -183,7 +183,8 @@ class WritePath:
         distinct = list(dict.fromkeys(texts))
         if not distinct:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
-        matrix = np.vstack([self.embedder.embed(distinct[i : i + batch]) for i in range(0, len(distinct), batch)])
+        matrix = np.vstack([embed_documents(self.embedder, distinct[i : i + batch])
+                            for i in range(0, len(distinct), batch)])
         if len(distinct) == len(texts):
             return matrix
         row = {text: i for i, text in enumerate(distinct)}

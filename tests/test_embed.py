@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory.embed import MEANING_CHARS, HashingEmbedder, LocalMiniLM, LocalMiniLMInt8, make_embedder, meaning_text
-from memory.minilm import MiniLMRunner, cached_graph, length_batches, weights_dir
+from memory.embed import (MEANING_CHARS, HashingEmbedder, LocalMiniLM, LocalMiniLMInt8, embed_documents,
+                          make_embedder, meaning_text)
+from memory.minilm import MiniLMRunner, cached_graph, cpu_multiplies_int8, length_batches, weights_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = json.loads((ROOT / "tests/fixtures/minilm_reference.json").read_text(encoding="utf-8"))
@@ -65,6 +66,38 @@ def test_int8_variant_stays_close_under_its_own_name(local):
     agreement = cosines(quantised, exact)
     assert agreement.min() > 0.97 and agreement.mean() > 0.985
     assert agreement.min() < 0.99999
+
+
+@pytest.mark.parametrize("flags, expected", [
+    ("fpu sse2 avx2 avx512f avx512_vnni avx512_bf16", True),
+    ("fpu sse2 avx2 avx_vnni", True),
+    ("fpu sse2 avx2 avx512f avx512bw", False),
+])
+def test_int8_documents_need_a_cpu_that_multiplies_bytes_without_saturating(tmp_path, flags, expected):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\nmodel name\t: avx512_vnni in a name is no flag\nflags\t\t: {flags}\n")
+    assert cpu_multiplies_int8(cpuinfo) is expected
+    assert cpu_multiplies_int8(tmp_path / "no such file") is False
+
+
+def test_what_is_stored_comes_from_the_document_runtime_near_the_query_model(tmp_path, local, monkeypatch):
+    """A memory's vector is `embed_documents`': on a CPU with VNNI the graph quantised per token (about
+    half the CPU of fp32), close to the query model's and the same alone or in any batch."""
+    from tests.helpers import open_engram
+
+    text = "We moved to Leeds in March and I started at the BBC the week after."
+    with open_engram(tmp_path, embedder=local) as eng:
+        stored = eng.index.vectors_of(eng.remember(text).turn_ids)[0]  # embedded beside the fact it states
+    assert np.allclose(stored, embed_documents(local, [text])[0], atol=1e-6)
+    texts = REFERENCE["texts"] + [text]
+    documents, queries = embed_documents(local, texts), local.embed(texts)
+    alone = np.vstack([embed_documents(local, [one]) for one in texts])
+    assert cosines(documents, alone).min() > 0.99999
+    agreement = cosines(documents, queries)
+    assert agreement.min() > 0.98 and agreement.mean() > 0.995
+    assert bool(agreement.min() < 0.99999) is local.documents_in_int8() is cpu_multiplies_int8()
+    monkeypatch.setenv("ENGRAM_INT8_DOCUMENTS", "off")
+    assert np.allclose(embed_documents(local, texts), queries, atol=1e-6)
 
 
 def test_length_batches_cover_every_text_once_within_the_budget():
