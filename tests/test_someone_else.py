@@ -29,6 +29,14 @@ def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks
     ("My boss said I'm getting promoted in June.", False),  # what they say is of the user
     ("我妈说我太瘦了", False),
     ("My husband Kenji says hi too.", False),
+    # after the questions it opens with, on someone's behalf, by a friend's name, or someone else's things
+    ("how long are GP waiting times usually? my mum waited 3 weeks", True),
+    ("flying long-haul with a toddler, any tips? asking for my sister", True),
+    ("帮我妈问一下，高血压能吃柚子吗", True),
+    ("my friend Dimitri owns a food truck and says the business side is a nightmare", True),
+    ("ugh the neighbour's dog barks at 6am every single day", True),
+    ("any tips for a club social? I'm so awkward meeting new people", False),
+    ("is it normal? I moved here last week and my sister visits on Sunday", False),
 ])
 def test_what_someone_says_of_the_user_is_about_the_user(text, about_others):
     assert about_someone_else(text) is about_others

@@ -23,11 +23,18 @@ _RELATION_EN = (
     r"|neighbou?r|landlord|landlady|teacher|team")
 _KIN_MODIFIER_EN = r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|best|new|old|twin|step|baby)\s+)?"
 _OTHER_SUBJECT_EN = re.compile(
-    r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact)\W+)*(?:(?:my|our)\s+"
-    rf"{_KIN_MODIFIER_EN}(?P<who>{_RELATION_EN})s?|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
+    r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact|ugh|argh|omg|lol|haha|hmm|wow|sigh"
+    r"|honestly|apparently)\W+)*"
+    rf"(?:(?:my|our)\s+{_KIN_MODIFIER_EN}(?P<who>{_RELATION_EN})s?"
+    rf"|the\s+(?P<whose>{_RELATION_EN})(?='s|s'|s\b)"  # "the neighbour's dog barks at 6am", "the neighbours"
+    r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
     r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
                 r"|男朋友|女朋友|男友|女友|对象|爱人|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶")
+#: "… any tips? asking for my sister", "帮我妈问一下": the message is asked on someone else's behalf.
+_ON_BEHALF = re.compile(rf"\b(?:asking|asked|ask)\s+for\s+(?:a|my|our)\s+{_KIN_MODIFIER_EN}(?:{_RELATION_EN})\b"
+                        rf"|[替帮]我的?(?:{_RELATION_ZH})问", re.I)
+_SENTENCE = re.compile(r"[^?？!！.。]*[?？!！.。]+|[^?？!！.。]+$")
 _OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>我的?(?:{_RELATION_ZH}))(?![和跟与]我)")
 _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人")
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
@@ -48,7 +55,7 @@ def someone_elses(clause: str) -> set[str] | None:
     stripped = clause.strip()
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
-        who = (m.group("who") or m.group("named")).lower()
+        who = (m.group("who") or m.group("whose") or m.group("named")).lower()
         return {"partner"} if re.fullmatch(_PARTNER_EN, who) else {"children"} if re.fullmatch(_CHILD_EN, who) else set()
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
@@ -58,15 +65,31 @@ def someone_elses(clause: str) -> set[str] | None:
 
 
 def about_someone_else(text: str) -> bool:
-    """A message that begins with someone else as its subject and has the user as the subject of none of its
-    clauses: "My daughter is allergic to cats — do hypoallergenic breeds help?", "我妈最近老咳嗽，应该挂哪个科？"."""
+    """A message about someone else, in which the user is the subject of no clause: one that begins with someone
+    else as its subject, once any questions before it are passed ("My daughter is allergic to cats — do
+    hypoallergenic breeds help?", "how long are GP waits? my mum waited 3 weeks", "我妈最近老咳嗽，应该挂哪个科？"),
+    or one asked on someone's behalf ("flying long-haul with a toddler, any tips? asking for my sister")."""
     clauses = [c.strip() for c in _CLAUSE.split(text.strip()) if c.strip()]
-    subject = _OTHER_SUBJECT_EN.match(clauses[0]) or _OTHER_SUBJECT_ZH.match(clauses[0]) if clauses else None
-    if subject is None or _NAMED.match(clauses[0], subject.end()):
-        return False  # the user's own, or one of the user's people introduced by name ("My husband Kenji says hi")
-    if _SAYS_OF_USER.search(clauses[0]):
-        return False  # "My boss said I'm getting promoted": what they say is of the user
-    return not any(_USER_SUBJECT.match(c) for c in clauses[1:])
+    if any(_USER_SUBJECT.match(c) for c in clauses[1:]):
+        return False
+    if _ON_BEHALF.search(text):
+        return True
+    told = [s.strip() for s in _SENTENCE.findall(text) if s.strip() and not s.rstrip().endswith(("?", "？"))]
+    first = _CLAUSE.split(told[0])[0].strip() if told and clauses and not _subject_of_others(clauses[0]) else None
+    return _someone_elses_word(first or (clauses[0] if clauses else ""))
+
+
+def _subject_of_others(clause: str) -> re.Match | None:
+    return _OTHER_SUBJECT_EN.match(clause) or _OTHER_SUBJECT_ZH.match(clause)
+
+
+def _someone_elses_word(clause: str) -> bool:
+    subject = _subject_of_others(clause)
+    if subject is None or _USER_SUBJECT.match(clause):
+        return False
+    if _NAMED.match(clause, subject.end()) and someone_elses(clause):
+        return False  # the user's partner or child introduced by name ("My husband Kenji says hi"): the user's own
+    return not _SAYS_OF_USER.search(clause)  # "My boss said I'm getting promoted": what they say is of the user
 
 
 def names_someone(question: str) -> bool:
