@@ -143,3 +143,16 @@ def test_a_time_lead_or_an_emoji_does_not_hide_the_statement_after_it():
 def test_a_named_chinese_diet_is_a_value_without_the_word_diet():
     assert facts("最近在吃生酮，每天碳水控制在20g以内") == [("用户的饮食：生酮。", "diet")]
     assert facts("我在吃低碳饮食") == [("用户的饮食：低碳饮食。", "diet")]
+
+
+def test_a_lead_word_a_milestone_or_a_present_home_without_zai_still_states_the_value():
+    assert facts("for the record I'm pescatarian, fish yes, meat no") == [("User's diet: pescatarian.", "diet")]
+    assert facts("one month fully vegan today!!") == [("User's diet: vegan.", "diet")]
+    assert facts("我现在住杭州滨江，离公司骑车十分钟") == [("用户住在杭州滨江。", "home_location")]
+    assert facts("搬来成都第一周，累到虚脱") == [("用户搬到了成都。", "home_location")]  # not 成都第
+    assert facts("我现在住院了，好难受") == []
+
+
+def test_an_account_opened_with_a_bank_is_a_statement_about_the_bank():
+    assert ("bank", False) in statement_topics("opened an account with Revolut today, don't let me forget lol")
+    assert ("bank", False) in statement_topics("新办了招商银行的卡，别告诉别人哈")

@@ -197,6 +197,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- diet, pets, partner, school, car, hobby ----------------------------------------------
     _en("diet", rf"i\s*{_BE}\s+{_ADV}(?:now\s+|fully\s+|strictly\s+|mostly\s+|a\s+)*(?P<v>{_DIET}){_TAIL}"),
     _en("diet", rf"i\s+{_ADV}{_HAVE}(?:went|gone|turned|become|became|started)\s+(?:fully\s+)?(?P<v>{_DIET}){_TAIL}"),
+    _en("diet", rf"(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|\d+)\s+(?:days?|weeks?|months?|years?)\s+"
+                rf"(?:fully\s+|officially\s+|strictly\s+)?(?P<v>{_DIET})(?:\s+today)?{_TAIL}"),  # "one month fully vegan today"
     _en("diet", rf"(?:i\s+)?{_HAVE}(?:started|began|am doing|'m doing|do|follow|am on|'m on)\s+(?:a\s+)?(?P<v>{_DIET})(?:\s+diet)?{_TAIL}"),
     _en("pet", rf"{_I}\s+{_ADV}{_HAVE}(?:have|got|adopted|own|keep|rescued|bought)\s+{_ART}(?P<kind>{_PET})\s+"
                rf"(?:called|named)\s+(?P<v>{_CAP}\w+){_TAIL}"),
@@ -274,6 +276,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("occupation", rf"我{_ZADV}是(?:一名|一个|一位|个|位)?(?P<v>[^，。,！？]{{2,16}}?的{_ZH_JOB})"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:搬到了|搬到|搬去了|搬去|搬家到了|搬家到|搬来了|搬来|搬进了|搬进)(?P<v>.+?)(?:住)?了?"),
     _zh("home", rf"{_ZI}(?:家)?{_ZADV}(?:住在|居住在|生活在|定居在|定居|落户)(?P<v>.+?)"),
+    _zh("home", rf"{_ZI}(?:家)?(?:现在|目前|如今)住(?!院|宿|酒店|宾馆|民宿|哪|得|了|过|不|的)(?P<v>.+?)"),  # 我现在住杭州
     _zh("home", rf"{_ZI}{_ZADV}(?:在(?P<v>.{{2,12}}?)(?:租了|买了)(?:个|一个|一套|套)?(?:小)?(?:房子|公寓|房))"),
     _zh("diet", rf"我{_ZADV}(?:开始)?(?:吃素|是素食者|是素食主义者|是纯素食者|吃纯素)了?"),
     _zh("diet", rf"我{_ZADV}(?:在做|在吃|开始做|开始吃|改成|改吃|在坚持)(?P<v>.{{1,8}}?饮食)(?:[，,].*)?"),
@@ -317,7 +320,7 @@ _TRAIL_EN = re.compile(
     + r"|after|before|when|while|and|but|then|until)$", re.I)  # a word left alone by the date words cut out
 _TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上下班|去上班|上班|通勤|一直|现在|目前"
                        r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍)"
-                       r"|(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")  # 搬来三年了: how long
+                       r"|第?(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")  # 搬来三年了, 第一周: how long
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|一部|一本|一首|一款|家|所|个)")
 _LEAD_EN = re.compile(r"^(?:been\s+)?(?:(?:a|an|the|my|our|some)\s+)?", re.I)  # "it's been rooibos …"
 _NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",
@@ -445,7 +448,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|买了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会)"
+    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了)")
@@ -570,7 +573,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|switched|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
              r"|checking|savings|salary|everything) (?:over )?(?:to|from)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
-             r"(?:current|checking|savings|bank) account)",
+             r"(?:current|checking|savings|bank) account|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
     "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|dropped|gave up(?: on)?"
                  r"|quit|practis\w+|practic\w+)\s+(?:\w+\s+){0,3}?" + _LANGUAGE + r"\b|\b" + _LANGUAGE

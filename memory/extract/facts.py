@@ -33,7 +33,9 @@ _CLAUSE_SEP = re.compile(
 )
 _FILLER_EN = re.compile(
     r"^(?:(?:and|but|so|also|oh|well|btw|by the way|actually|hi|hey|hello|ok|okay|yes|yeah|anyway|honestly"
-    r"|fyi|just so you know|now|then|ah|um|hmm|lately|these days|nowadays|currently|recently|ps)\b[\s,!.]*)+",
+    r"|fyi|just so you know|now|then|ah|um|hmm|lately|these days|nowadays|currently|recently|ps"
+    r"|for the record|fun fact(?: about me)?|side note|quick update|update|guess what|ugh|omg|wow|lol|haha|welp|phew)"
+    r"\b[\s,!.:]*)+",
     re.I,
 )
 _FILLER_ZH = re.compile(
