@@ -215,7 +215,6 @@ class LocalMiniLMInt8(LocalMiniLM):
     name = "local:all-MiniLM-L6-v2-int8"
     int8 = True
     _runner = None
-    _document_runner = None
 
 
 class HashingEmbedder:

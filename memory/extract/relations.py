@@ -85,7 +85,7 @@ def _subject_of_others(clause: str) -> re.Match | None:
 
 def _someone_elses_word(clause: str) -> bool:
     subject = _subject_of_others(clause)
-    if subject is None or _USER_SUBJECT.match(clause):
+    if subject is None:
         return False
     if _NAMED.match(clause, subject.end()) and someone_elses(clause):
         return False  # the user's partner or child introduced by name ("My husband Kenji says hi"): the user's own
