@@ -180,6 +180,31 @@ def stages(eng: Engram, questions: list[str], rng, runs: int) -> str:
     return "| stage | mean ms per recall |\n|---|---|\n" + "\n".join(lines)
 
 
+def coarse_check(eng: Engram, questions: list[str], rng, runs: int) -> str:
+    """How often the first pass over fewer dimensions (memory/coarse_scan.py) changes what recall returns:
+    the same recalls with it and with every row scored in full."""
+    sample = [questions[rng.randrange(len(questions))] for _ in range(runs)]
+    as_ofs = [START + timedelta(days=rng.uniform(30, SPAN_DAYS)) for _ in range(runs)]
+    threshold = eng.index.coarse_from_rows
+    results, vector_hits = {}, {}
+    try:
+        for label, rows in (("coarse", threshold), ("full", 10 ** 12)):
+            eng.index.coarse_from_rows = rows
+            keep = eng.index.alive[: eng.index.size]
+            vectors = eng.embedder.embed(sample)
+            vector_hits[label] = [eng.index.cosine_rows(v, keep, 200) for v in vectors]
+            results[label] = [[(r.unit.id, r.score, tuple(r.why)) for r in eng.recall(q, as_of=a, k=10).results]
+                              for q, a in zip(sample, as_ofs)]
+    finally:
+        eng.index.coarse_from_rows = threshold
+    same_results = sum(a == b for a, b in zip(results["coarse"], results["full"]))
+    same_rows = sum(np.array_equal(a[0], b[0]) for a, b in zip(vector_hits["coarse"], vector_hits["full"]))
+    same_floor = sum(a[2] == b[2] for a, b in zip(vector_hits["coarse"], vector_hits["full"]))
+    return (f"| recalls with the same results, ids and scores (k=10) | {same_results}/{runs} |\n"
+            f"| vector searches with the same top 200 rows, in order | {same_rows}/{runs} |\n"
+            f"| vector searches with the same least similarity | {same_floor}/{runs} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("locomo", type=Path)
@@ -189,6 +214,8 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="build the stores once under this folder and reuse them")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of recall at the largest size")
     parser.add_argument("--stages", action="store_true", help="print the mean time of each stage at the largest size")
+    parser.add_argument("--coarse-check", action="store_true",
+                        help="at the largest size, compare recall with and without the first pass over fewer dimensions")
     args = parser.parse_args()
     rng = random.Random(7)
     embedder = make_embedder(args.embedder)
@@ -203,7 +230,7 @@ def main() -> None:
             args.keep.mkdir(parents=True, exist_ok=True)
             np.save(cached, turn_vectors)
     print(f"embedded {len(turns)} turns in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    rows, profiled, staged = [], "", ""
+    rows, profiled, staged, checked = [], "", "", ""
     sizes = [int(s) for s in args.sizes.split(",")]
     for size in sizes:
         with tempfile.TemporaryDirectory() as home:
@@ -215,6 +242,8 @@ def main() -> None:
                 profiled = profile(eng, questions, rng, args.runs)
             if args.stages and size == max(sizes):
                 staged = stages(eng, questions, rng, args.runs)
+            if args.coarse_check and size == max(sizes):
+                checked = coarse_check(eng, questions, rng, args.runs)
             eng.close()
         e50, e95 = percentile(timing["engram"], 50), percentile(timing["engram"], 95)
         b50, b95 = percentile(timing["brute"], 50), percentile(timing["brute"], 95)
@@ -228,6 +257,9 @@ def main() -> None:
         print(f"| {size:,} | {e50:.1f} | {e95:.1f} | {b50:.1f} | {b95:.1f} | {e95 / b95:.2f}× | {load_s:.1f} |")
     if staged:
         print(f"\nStages at {max(sizes):,} memories (nested ones are inside the step that calls them)\n\n{staged}")
+    if checked:
+        print(f"\nThe first pass over fewer dimensions at {max(sizes):,} memories, against every row scored in full\n\n"
+              f"| measure | count |\n|---|---|\n{checked}")
     if profiled:
         print("\n" + profiled)
 

@@ -15,6 +15,7 @@ import numpy as np
 from typing import TYPE_CHECKING
 
 from .clock import ensure_utc, to_epoch
+from .coarse_scan import COARSE_FROM_ROWS, CoarseScan
 from .model import RESULT_TYPES, MemoryUnit
 from .temporal import true_at_mask
 
@@ -102,6 +103,8 @@ class HybridIndex:
         self.total_len = 0.0  # sum of live rows' lengths (context keys count CONTEXT_WEIGHT each)
         self.live_docs = 0
         self.follows = 0  # the store's `memory_writes` this index reflects (set by whoever keeps it current)
+        self.coarse_from_rows = COARSE_FROM_ROWS  # vector searches from this many rows start with a coarse pass
+        self._coarse: CoarseScan | None = None  # made by the first such search
 
     def _alloc(self, capacity: int) -> None:
         def grow(old: np.ndarray | None, shape: tuple, dtype, fill) -> np.ndarray:
@@ -187,6 +190,8 @@ class HybridIndex:
                 row = self.row_of.get(memory_id)
                 if row is not None:
                     self.vectors[row] = vector
+                    if self._coarse is not None:
+                        self._coarse.refresh(self.vectors, [row])
 
     def update_fields(self, memory_id: int, fields: dict) -> None:
         """Follow a stored update: times, archived flag, relevance (other fields are not indexed)."""
@@ -229,7 +234,7 @@ class HybridIndex:
                 self.alive[row] = False
                 self.total_len -= float(self.doc_len[row])
                 self.live_docs -= 1
-                self.vectors[row] = 0
+                self.vectors[row] = 0  # the coarse pass may keep its old projection: dropped rows never count
 
     # ------------------------------------------------------------------- reads
     def mask(self, filters: Filters) -> np.ndarray:
@@ -302,12 +307,28 @@ class HybridIndex:
             keep = _fit(keep, n)
             if n == 0 or not keep.any():
                 return _NO_ROWS, _NO_SCORES, 0.0
-            scores = self.vectors[:n] @ np.asarray(query, dtype=np.float32)
+            query = np.asarray(query, dtype=np.float32)
             # dropped rows: +inf for the floor, -inf for the top (adding 0 or -inf: faster than masked writes)
             penalty = np.take(_DROPPED_PENALTY, np.asarray(keep, dtype=bool).view(np.uint8))
+            if n >= self.coarse_from_rows:
+                return self._cosine_rows_coarse(query, penalty, limit)
+            scores = self.vectors[:n] @ query
             floor = float((scores - penalty).min())
             scores += penalty
             return (*self._top_rows(scores, limit, positive_only=False), floor)
+
+    def _cosine_rows_coarse(self, query: np.ndarray, penalty: np.ndarray,
+                            limit: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """`cosine_rows` for a large index: exact scores for the rows a first pass over fewer dimensions finds."""
+        n = len(penalty)
+        if self._coarse is None:
+            self._coarse = CoarseScan(self.vectors, n)
+        self._coarse.follow(self.vectors, n)
+        best, worst = self._coarse.rows_to_rescore(query, penalty, n)
+        floor = float((self.vectors[worst] @ query).min())
+        best.sort()  # ties come out in row order, as from every row
+        top, similarities = self._top_rows(self.vectors[best] @ query + penalty[best], limit, positive_only=False)
+        return best[top], similarities, floor
 
     def similarities(self, keep: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The memory ids of the rows under `keep`, and their cosine to each query (rows × queries):
@@ -347,7 +368,11 @@ class HybridIndex:
         if limit <= 0:
             return _NO_ROWS, _NO_SCORES
         rows = np.argpartition(-scores, limit - 1)[:limit]
-        rows = rows[np.argsort(-scores[rows], kind="stable")]
+        least = scores[rows].min()
+        if least > (0.0 if positive_only else -np.inf):  # rows tied with the last one kept: the first rows
+            above = rows[scores[rows] > least]
+            rows = np.concatenate((above, np.flatnonzero(scores == least)[: limit - len(above)]))
+        rows = rows[np.lexsort((rows, -scores[rows]))]  # best first; equal scores in row order
         best = scores[rows]
         shown = best > 0.0 if positive_only else best != -np.inf
         return rows[shown], best[shown]
