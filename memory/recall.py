@@ -56,7 +56,7 @@ ASSISTANT_WEIGHT = 0.75
 # … and the user's messages about someone else ("My daughter is allergic to cats, do hypoallergenic breeds help?")
 # answer a question about the user less than the user's own ("Is there anything I'm allergic to?"), unless the
 # question names one of the user's people ("what is my daughter allergic to")
-OTHERS_WEIGHT = 0.5
+OTHERS_WEIGHT = 0.3
 # … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
 # user, unless the question is about what the user asked ("what did I ask about savings rates?")
 ASKS_WEIGHT = 0.5

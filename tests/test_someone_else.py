@@ -37,6 +37,13 @@ def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks
     ("ugh the neighbour's dog barks at 6am every single day", True),
     ("any tips for a club social? I'm so awkward meeting new people", False),
     ("is it normal? I moved here last week and my sister visits on Sunday", False),
+    # Chinese often drops the 我 before a relation: still someone else's news; WeChat's 朋友圈 is no friend
+    ("表妹在学钢琴，考级考到八级了", True),
+    ("同事开车上班，每天堵一个小时", True),
+    ("朋友想养猫问我意见", True),
+    ("朋友圈里都在晒旅游", False),
+    ("老婆和我搬到了杭州", False),
+    ("my buddy Sam just started work at Stripe, he says the snacks are insane lol", True),
 ])
 def test_what_someone_says_of_the_user_is_about_the_user(text, about_others):
     assert about_someone_else(text) is about_others
@@ -77,3 +84,14 @@ def test_a_message_about_someone_else_is_no_statement_of_the_users_by_its_meanin
             "what's the difference between an allergy and an intolerance anyway",
         ])
         assert first_message_id(eng, "Do I have any food allergies?") == "m0"
+
+
+def test_a_chinese_relation_without_its_wo_holds_none_of_the_users_slots():
+    """"同事买了理想L7" is the colleague's car: the subject Chinese drops is the user's only when no one else
+    is named first; a partner named so still gives the user's partner."""
+    with open_engram() as eng:
+        remember_daily(eng, ["同事买了理想L7，天天跟我吹", "表妹在杭州上班", "对象叫小林"])
+        held = {attribute: [u.value for u in eng.store.slot_history("user", attribute)]
+                for attribute in eng.user_attributes()}
+        assert held == {"partner": ["小林"]}
+

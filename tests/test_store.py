@@ -234,6 +234,15 @@ def test_a_first_day_at_a_job_stored_before_m015_is_marked_as_such(tmp_path):
     assert after == now
 
 
+def test_a_chinese_message_about_a_relative_stored_before_m016_is_marked_as_such(tmp_path):
+    from memory.extract.relations import OTHERS_MARK
+
+    now, after = remarked(tmp_path, "m016_statement_marks", "表妹在学钢琴，考级考到八级了",
+                          lambda now: [w for w in now if w != OTHERS_MARK])
+    assert OTHERS_MARK in now
+    assert after == now
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""

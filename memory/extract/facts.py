@@ -12,6 +12,7 @@ from ..slots import ALIASES, FIRST_PERSON, TEMPLATES
 from .compress import compress
 from .attributes import CIRCUMSTANCE_EN, UNNAMED, VERB_FIRST, AttributeFact
 from .attributes import resolve as resolve_attributes
+from .relations import someone_elses
 from .han import HAN_CHAR
 
 __all__ = ["Found", "asks_only", "find_statements", "is_question", "to_memories"]
@@ -614,6 +615,8 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
             zh_subject = True
         elif HAN_CHAR.match(body) and start > offset and body.startswith(("叫", "名叫", "名字叫")):
             pass  # 养了一只柯基，叫馒头: a name after a comma names what came before, not the user
+        elif HAN_CHAR.match(body) and someone_elses(body) == set():
+            continue  # 同事买了理想L7: the relation dropped its 我, and the news is the colleague's
         elif HAN_CHAR.match(body) and not body.startswith(_ZH_OTHER_SUBJECTS):
             body = "我" + body  # 我叫张三，在技术部工作 / 三周前搬到了重庆: Chinese drops the subject
         elif not HAN_CHAR.match(body) and _VERB_FIRST.match(body):

@@ -20,7 +20,7 @@ _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin"
     r"|aunt|auntie|uncle|gran|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"
-    r"|neighbou?r|landlord|landlady|teacher|team")
+    r"|neighbou?r|landlord|landlady|teacher|team|buddy|pal|bff")
 _KIN_MODIFIER_EN = r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|best|new|old|twin|step|baby)\s+)?"
 _OTHER_SUBJECT_EN = re.compile(
     r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact|ugh|argh|omg|lol|haha|hmm|wow|sigh"
@@ -35,7 +35,8 @@ _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥�
 _ON_BEHALF = re.compile(rf"\b(?:asking|asked|ask)\s+for\s+(?:a|my|our)\s+{_KIN_MODIFIER_EN}(?:{_RELATION_EN})\b"
                         rf"|[替帮]我的?(?:{_RELATION_ZH})问", re.I)
 _SENTENCE = re.compile(r"[^?？!！.。]*[?？!！.。]+|[^?？!！.。]+$")
-_OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>我的?(?:{_RELATION_ZH}))(?![和跟与]我)")
+# "我妈…", and as Chinese often says it, without 我: "表妹在学钢琴", "同事开车上班" (not 朋友圈, WeChat's feed)
+_OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?:{_RELATION_ZH}))(?![和跟与]我|圈)")
 _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人")
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
