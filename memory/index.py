@@ -105,6 +105,8 @@ class HybridIndex:
         self.follows = 0  # the store's `memory_writes` this index reflects (set by whoever keeps it current)
         self.coarse_from_rows = COARSE_FROM_ROWS  # vector searches from this many rows start with a coarse pass
         self._coarse: CoarseScan | None = None  # made by the first such search
+        self._coarse_unfit_at: tuple[int, int] | None = None  # (rows, vector writes) when too few had vectors
+        self._vectors_set = 0  # calls of set_vectors (re-embedding, vectors filled in behind an ingest)
 
     def _alloc(self, capacity: int) -> None:
         def grow(old: np.ndarray | None, shape: tuple, dtype, fill) -> np.ndarray:
@@ -186,6 +188,7 @@ class HybridIndex:
     def set_vectors(self, ids: list[int], matrix: np.ndarray) -> None:
         """Replace the vectors of rows (after re-embedding)."""
         with self._lock:
+            self._vectors_set += 1
             for memory_id, vector in zip(ids, matrix):
                 row = self.row_of.get(memory_id)
                 if row is not None:
@@ -310,19 +313,28 @@ class HybridIndex:
             query = np.asarray(query, dtype=np.float32)
             # dropped rows: +inf for the floor, -inf for the top (adding 0 or -inf: faster than masked writes)
             penalty = np.take(_DROPPED_PENALTY, np.asarray(keep, dtype=bool).view(np.uint8))
-            if n >= self.coarse_from_rows:
+            if n >= self.coarse_from_rows and self._coarse_scan(n) is not None:
                 return self._cosine_rows_coarse(query, penalty, limit)
             scores = self.vectors[:n] @ query
             floor = float((scores - penalty).min())
             scores += penalty
             return (*self._top_rows(scores, limit, positive_only=False), floor)
 
+    def _coarse_scan(self, n: int) -> CoarseScan | None:
+        """The coarse pass over the first `n` rows, fitted again once the index has doubled; None while too few
+        rows have vectors (tried again once rows or vectors have been written since)."""
+        if self._coarse is not None and n < 2 * self._coarse.fitted_at:
+            return self._coarse
+        if self._coarse is None and self._coarse_unfit_at == (n, self._vectors_set):
+            return None
+        self._coarse = CoarseScan.fitted(self.vectors, n)
+        self._coarse_unfit_at = None if self._coarse is not None else (n, self._vectors_set)
+        return self._coarse
+
     def _cosine_rows_coarse(self, query: np.ndarray, penalty: np.ndarray,
                             limit: int) -> tuple[np.ndarray, np.ndarray, float]:
         """`cosine_rows` for a large index: exact scores for the rows a first pass over fewer dimensions finds."""
         n = len(penalty)
-        if self._coarse is None:
-            self._coarse = CoarseScan(self.vectors, n)
         self._coarse.follow(self.vectors, n)
         best, worst = self._coarse.rows_to_rescore(query, penalty, n)
         floor = float((self.vectors[worst] @ query).min())

@@ -100,3 +100,25 @@ def test_equal_scores_come_out_in_row_order_whether_or_not_the_coarse_pass_runs(
     for index in (coarse, full):
         rows, sims, _ = index.cosine_rows(texts[1700], keep, 2)
         assert rows.tolist() == [100, 1700] and sims[0] == sims[1]
+
+
+def test_while_vectors_are_still_being_filled_in_the_search_scores_every_row_then_fits_once_they_are():
+    topics, texts = topics_and_texts()
+    coarse, full = pair(np.zeros_like(texts))  # rows stored before their vectors, as a large ingest does
+    query = queries(topics, 1)[0]
+    keep = coarse.alive[: coarse.size].copy()
+    coarse.cosine_rows(query, keep, 10)
+    assert coarse._coarse is None  # no directions from rows without vectors
+
+    ids = list(range(1, ROWS + 1))
+    for index in (coarse, full):
+        index.set_vectors(ids, texts)
+    assert_same_search(coarse, full, query, keep)
+    assert coarse._coarse is not None and coarse._coarse.fitted_at == ROWS
+
+    for index in (coarse, full):  # twice the rows it was fitted on: fitted again
+        for memory_id, vector in enumerate(texts, start=ROWS + 1):
+            add(index, memory_id, vector)
+    keep = coarse.alive[: coarse.size].copy()
+    assert_same_search(coarse, full, query, keep)
+    assert coarse._coarse.fitted_at == 2 * ROWS
