@@ -60,13 +60,16 @@ class MessageWriter:
 
     def chat_source(self, session_id: str, changes: Changes) -> int:
         """The Source id of a chat session; a new session's source joins `changes`."""
-        source_id = self._chat_sources.get(session_id) or self.store.chat_source_id(session_id)
+        source_id = self._chat_sources.get(session_id)
+        if source_id is not None:
+            return source_id
+        for n in changes.sources:  # a session this batch opened (before the store: one query per session, not message)
+            if n.source.kind == "chat" and n.source.ref == session_id:
+                return n.source.id
+        source_id = self.store.chat_source_id(session_id)
         if source_id is not None:
             self._chat_sources[session_id] = source_id
             return source_id
-        for n in changes.sources:
-            if n.source.kind == "chat" and n.source.ref == session_id:
-                return n.source.id
         source_id = self.store.next_ids("sources", 1)[0]
         changes.sources.append(NewSource(Source(kind="chat", ref=session_id, title=session_id, id=source_id)))
         return source_id

@@ -303,6 +303,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("home_move", rf"{_ZI}{_ZADV}(?:举家|全家|一家人)?(?:迁到了|迁到|迁居|移居到?|搬回了?|回到了?)(?P<v>.+?)(?:定居|生活|住)?了?"),
     _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居)了?.*"),
 ]
+#: the rules of each language, in order: English ones ignore case, Chinese ones have no case
+_RULES_OF = {lang: [(kind, pattern) for kind, pattern in _RULES if (lang == "zh") == (pattern.flags & re.I == 0)]
+             for lang in ("en", "zh")}
 
 # What says when or how a value came about, not what it is: "on Monday", "after all", "for years", "now that I've
 # sold it", "in the sales" (a value's tail, cut here and by `facts`)
@@ -386,10 +389,8 @@ def resolve(clause: str) -> list[AttributeFact]:
     switched = _switched(body, lang)
     if switched:
         return switched
-    for kind, pattern in _RULES:
+    for kind, pattern in _RULES_OF[lang]:
         if kind == "hobby" and _NOT_HOBBY.search(body):
-            continue
-        if (lang == "zh") != (pattern.flags & re.I == 0):
             continue
         m = pattern.match(body)
         if not m:
