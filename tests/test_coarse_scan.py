@@ -6,7 +6,7 @@ import pytest
 from memory.coarse_scan import CANDIDATES
 from memory.index import HybridIndex
 
-DIM = 64
+DIM = 192  # more dimensions than the coarse pass keeps, so its first scores are approximate
 ROWS = CANDIDATES * 3  # more rows than the coarse pass rescores, so it has to choose
 
 
