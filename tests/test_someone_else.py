@@ -94,4 +94,3 @@ def test_a_chinese_relation_without_its_wo_holds_none_of_the_users_slots():
         held = {attribute: [u.value for u in eng.store.slot_history("user", attribute)]
                 for attribute in eng.user_attributes()}
         assert held == {"partner": ["小林"]}
-
