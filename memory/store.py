@@ -294,7 +294,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # a message tells before it asks ("刚送完我女儿朵朵去幼儿园，今天天气怎么样？"); a thing 新买的 is the user's; allergies
     ("m015_statement_marks", m008_statement_marks),
     # about someone else after the questions a message opens with, on someone's behalf, by a friend's name, the
-    # neighbour's things; a relation without 我 ("表妹在学钢琴"), "my buddy"; lead words ("for the record"); milestones
+    # neighbour's things; a relation without 我 ("表妹在学钢琴"), "my buddy"; lead words ("for the record"); milestones;
+    # "first full week at Pulse Health"
     ("m016_statement_marks", m008_statement_marks),
 ]
 

@@ -384,9 +384,15 @@ def test_moving_money_is_no_move_of_home():
     "big news!! today was day one at Skyscanner 🎉 backend team",
     "it's day 1 at Monzo, so many slack channels",
     "first week at the BBC done! lovely people",
+    "first full week at Pulse Health done!! way fewer meetings",
 ])
 def test_a_first_day_at_a_place_is_a_word_on_the_users_employer(text):
     assert ("employer", False) in statement_topics(text)
+
+
+def test_a_first_full_week_at_a_named_place_is_the_employer_joined():
+    assert [f.content for f in find_statements("first full week at Pulse Health done!! way fewer meetings")] == [
+        "User joined Pulse Health."]
 
 
 def test_a_verb_in_ing_that_is_the_subject_is_no_news_of_the_user():

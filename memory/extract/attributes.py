@@ -180,7 +180,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("employer_join", rf"{_I}\s+{_ADV}{_HAVE}(?:got|landed|accepted|took|started|begun|began)\s+(?:a\s+)?(?:new\s+)?"
                          rf"(?:job|position|role|post|offer)\s+(?:at|with|from)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}(?:jumped ship|defected|moved over|went over|crossed over)\s+to\s+(?P<v>{_NAME}){_TAIL}"),
-    _en("employer_join", rf"(?:my\s+)?(?:first|second)\s+(?:day|week|month|shift)\s+(?:at|with)\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("employer_join", rf"(?:my\s+)?(?:first|second)\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}(?:was|got|have been|'ve been)\s+hired\s+(?:by|at)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"i\s+{_HAVE}(?:joined|started at)\s+(?P<v>{_NAME})\s+as\s+(?:a|an)?\s*(?:[\w-]+\s+){{0,3}}?{_JOB}{_TAIL}"),
     _en("employer", rf"i\s*{_BE}\s+{_ADV}employed\s+(?:at|by)\s+(?P<v>{_NAME}){_TAIL}"),
@@ -476,7 +476,7 @@ _MILESTONE = re.compile(
     r"^(?:(?:today|yesterday|it)\s*(?:was|is|'s)\s+)?"  # "today was day one at Skyscanner"
     r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week)\s+(?:one|1)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
-    r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+"
+    r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
     r"(?:day|week|month|shift|year))\s+(?:without|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
 # "Moving house is the worst thing ever": a verb in -ing that is the subject of the sentence, not news of the user's
 _GERUND_SUBJECT = re.compile(r"^\w+ing\b[^,;:.!?]{0,40}?\s(?:is|was|are|were|sucks|can be|has been|will be|must be)\b", re.I)
@@ -519,7 +519,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
-                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
+                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
