@@ -189,12 +189,14 @@ class HybridIndex:
         """Replace the vectors of rows (after re-embedding)."""
         with self._lock:
             self._vectors_set += 1
+            changed = []
             for memory_id, vector in zip(ids, matrix):
                 row = self.row_of.get(memory_id)
                 if row is not None:
                     self.vectors[row] = vector
-                    if self._coarse is not None:
-                        self._coarse.refresh(self.vectors, [row])
+                    changed.append(row)
+            if self._coarse is not None:
+                self._coarse.refresh(self.vectors, changed)  # one product for the batch, not one per row
 
     def update_fields(self, memory_id: int, fields: dict) -> None:
         """Follow a stored update: times, archived flag, relevance (other fields are not indexed)."""
