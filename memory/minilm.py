@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 #: Bump when the graph written by `build_graph` changes, so stale cached graphs are not used.
-GRAPH_VERSION = 1
+GRAPH_VERSION = 2
 HIDDEN = 384
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 TOKEN_BUDGET = 2048  # padded tokens per run: ONNX Runtime keeps ~130 MB of buffers for it (4096: ~190 MB)
@@ -100,28 +100,29 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
         return node("Add", [product, const(f"{prefix}.bias", weights[f"{prefix}.bias"])])
 
     quantised_inputs: dict[str, tuple[str, str]] = {}  # the query, key and value layers read one input
+    one = const("one", np.array(1.0, np.float32))
+    int8_zero_point = const("int8_zero_point", np.array(128, np.uint8))
 
     def int8_product(x: str, prefix: str, weight: np.ndarray) -> str:
         if x not in quantised_inputs:
             largest = node("ReduceMax", [node("Abs", [x])], axes=[-1], keepdims=1)
             token_scale = node("Max", [node("Div", [largest, const("int8_max", np.array(127.0, np.float32))]),
                                        const("int8_tiny", np.array(1e-12, np.float32))])
-            # Unsigned bytes around the zero point 128, as VNNI multiplies u8 by s8; the cast truncates,
-            # so + 0.5 rounds.
-            shifted = node("Add", [node("Div", [x, token_scale]), const("int8_offset", np.array(128.5, np.float32))])
-            quantised_inputs[x] = (node("Cast", [shifted], to=TensorProto.UINT8), token_scale)
+            # Unsigned bytes around the zero point 128, as VNNI multiplies u8 by s8.
+            unit = node("Mul", [x, node("Reciprocal", [token_scale])])
+            quantised_inputs[x] = (node("QuantizeLinear", [unit, one, int8_zero_point]), token_scale)
         quantised_x, token_scale = quantised_inputs[x]
         column_scale = np.maximum(np.abs(weight).max(axis=0), 1e-12) / 127.0
         quantised = np.clip(np.rint(weight / column_scale), -127, 127).astype(np.int8)
-        product = node("MatMulInteger", [quantised_x, const(f"{prefix}.weight.int8", quantised),
-                                         const("int8_zero_point", np.array(128, np.uint8))])
-        scaled = node("Mul", [node("Cast", [product], to=TensorProto.FLOAT), token_scale])
-        return node("Mul", [scaled, const(f"{prefix}.weight.scale", column_scale.astype(np.float32))])
+        # The product arrives in floats scaled by the weight columns' scales; the token's scale is applied after.
+        product = node("MatMulIntegerToFloat", [quantised_x, const(f"{prefix}.weight.int8", quantised), one,
+                                                const(f"{prefix}.weight.scale", column_scale.astype(np.float32)),
+                                                int8_zero_point], domain="com.microsoft")
+        return node("Mul", [product, token_scale])
 
     head_size = shape.hidden // shape.heads
     split = const("split_heads", np.array([0, 0, shape.heads, head_size], np.int64))
     merge = const("merge_heads", np.array([0, 0, shape.hidden], np.int64))
-    one = const("one", np.array(1.0, np.float32))
 
     def heads(x: str, perm: list[int]) -> str:
         return node("Transpose", [node("Reshape", [x, split])], perm=perm)
@@ -170,8 +171,10 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
         [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", shape.hidden])],
         list(initializers.values()),
     )
-    # IR 8 / opset 17 (LayerNormalization) load in every onnxruntime of the last years.
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8,
+    # IR 8 / opset 17 (LayerNormalization) load in every onnxruntime of the last years; com.microsoft has
+    # MatMulIntegerToFloat.
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)],
+                             ir_version=8,
                              producer_name="engram")
 
 
