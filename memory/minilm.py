@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 #: Bump when the graph written by `build_graph` changes, so stale cached graphs are not used.
-GRAPH_VERSION = 2
+GRAPH_VERSION = 3
 HIDDEN = 384
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 TOKEN_BUDGET = 2048  # padded tokens per run: ONNX Runtime keeps ~130 MB of buffers for it (4096: ~190 MB)
@@ -101,9 +101,9 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
 
     quantised_inputs: dict[str, tuple[str, str]] = {}  # the query, key and value layers read one input
     one = const("one", np.array(1.0, np.float32))
-    int8_zero_point = const("int8_zero_point", np.array(128, np.uint8))
 
     def int8_product(x: str, prefix: str, weight: np.ndarray) -> str:
+        int8_zero_point = const("int8_zero_point", np.array(128, np.uint8))
         if x not in quantised_inputs:
             largest = node("ReduceMax", [node("Abs", [x])], axes=[-1], keepdims=1)
             token_scale = node("Max", [node("Div", [largest, const("int8_max", np.array(127.0, np.float32))]),
