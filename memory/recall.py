@@ -13,13 +13,14 @@ from .before_event import time_before_named, weigh_before_named
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
+from .extract.han import HAN_CHAR
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .extract.relations import ASKS_MARK, OTHERS_MARK, names_someone
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import FALLBACKS, FIRST_PERSON, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
+from .slots import FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -38,6 +39,8 @@ SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrieve
 LEAST_MEANING = 1e-6  # what the memory least like the question gets by meaning (it ranks last, but is found)
 
 HISTORY_DISCOUNT = 0.2
+_NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*")  # a capital not opening a sentence
+SUPERSEDED = "superseded slot value"
 # A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
 # a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
 # ORIGIN_DISCOUNT^(n-1) of its score
@@ -119,8 +122,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
     query_vector = parts.embedder.embed([query])[0]
     before_named = asked is not None and asked.granularity == "event"
-    history = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
-                          before_named=before_named)
+    history, earlier = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
+                                   before_named=before_named)
     asked_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in asked_words], keep, candidates)  # "2024" is a year, "BBC" a name, not ids
     _rule_names(parts, query, as_of, candidates)
@@ -139,10 +142,16 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         ranked = _spread_origins(index, ranked.take(positions))
         positions = np.arange(len(ranked.ids))
     top = _candidates(ranked, positions[:k], candidates, asked)
-    units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history])
-    results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, c.why,
-                             valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by))
+    units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history] + list(earlier))
+    earlier = {memory_id: f"earlier word on user.{attribute}" for memory_id, attribute in earlier.items()
+               if memory_id in units and (units[memory_id].value is not None
+                                          or names_a_value(units[memory_id].content, attribute))}
+    results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
+                             c.why + ([earlier[c.memory_id]] if c.memory_id in earlier else []),
+                             valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
+                             and c.memory_id not in earlier)
                for c in top if c.memory_id in units]
+    history = [(h, SUPERSEDED) for h in history] + [(units[i], why) for i, why in earlier.items() if i in units]
     results = _insert_history(parts, results, history, units)
     confident = _is_confident(parts, top, terms)
     latency = (time.perf_counter() - started) * 1000.0
@@ -151,7 +160,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 # ------------------------------------------------------------------ stage 1: rules
 def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_by, keep,
-                candidates, *, before_named: bool = False) -> list[MemoryUnit]:
+                candidates, *, before_named: bool = False) -> tuple[list[MemoryUnit], dict[int, str]]:
     """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
     is answered by the latest thing the user said about it, true then: an extracted slot value, or the
     user's own latest statement on the topic when it is newer than any value the rules could read.
@@ -165,13 +174,18 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     user's statements about it are those the lexicons marked when they were written plus those whose
     nearest example statement is of the attribute (`extract.prototypes`). When the latest word on the
     attribute is a negation ("I don't own a car any more"), nothing holds now: the rule answers nothing,
-    except to a yes/no question ("do I have a car?"), which the negation answers."""
+    except to a yes/no question ("do I have a car?"), which the negation answers.
+
+    Returns the superseded slot values to show as history, and the user's earlier words on an attribute that
+    holds one value at a time ("I'm on T-Mobile" once "switched carriers, ported my number to Mint Mobile" is the
+    latest word), each with why it is no longer true."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
-        return []
+        return [], {}
     asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
+    earlier: dict[int, str] = {}
     classifier = PrototypeClassifier(parts.embedder)
     attributes = _matching_attributes(sorted(known | TOPICAL), words, query)
     if not attributes:
@@ -204,7 +218,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     candidates.setdefault(memory_id, Candidate(memory_id)).damping = HISTORY_DISCOUNT
         if not asks_before and timeline and timeline[-1][2] and not _outlived(held, timeline[-1][1], positive):
             # the latest word closed the value: nothing holds
-            pick = [timeline[-1][:2]] if asks_yes_no(query) else []  # now; it answers "do I still …?" with no
+            # now; it answers "do I still …?" with no, in the user's own words ("sold the subaru, going car-free")
+            pick = [(timeline[-1][0], _said_in(parts.index, timeline[-1][1]))] if asks_yes_no(query) else []
             for _, memory_id, negated in ([] if pick else timeline):  # and what it ended answers no "what … now"
                 for ended in ([] if negated else parts.index.same_message(memory_id)):
                     candidates.setdefault(ended, Candidate(ended)).damping = HISTORY_DISCOUNT
@@ -220,7 +235,30 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                 candidates[memory_id].score *= HISTORY_DISCOUNT
         history += [u for u in held if u.id not in answers and not true_at(u, as_of, recorded_by=recorded_by)
                     or (u.id not in answers and u.value is None)]
-    return history
+        if pick and not asks_before and attribute not in HOLDS_MANY:  # the latest word replaced what was said before
+            latest = pick[-1][0]
+            answered = {sibling for memory_id in answers for sibling in parts.index.same_message(memory_id)}
+            shown = {u.id for u in history}
+            for said_at, memory_id in positive:
+                if said_at < latest and memory_id not in answered and memory_id not in shown:
+                    earlier.setdefault(memory_id, attribute)
+    return history, earlier
+
+
+def names_a_value(text: str, attribute: str) -> bool:
+    """Whether a statement on an attribute names a value it could have held: a name ("I'm on T-Mobile"), a value
+    of the attribute's kind ("my usual order is an oat flat white", "the payments team", "30 days of spanish"), or
+    Chinese words, whose names have no capitals.
+    "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
+    from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
+
+    if HAN_CHAR.search(text) or attribute in value_classes(text):
+        return True
+    if attribute in NAMED_VALUES and NAMED_VALUES[attribute].search(text):
+        return True
+    kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
+    return (_NAME_INSIDE.search(text) is not None
+            or re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I) is not None)
 
 
 def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:
@@ -278,6 +316,11 @@ def _meant_turns(index: HybridIndex, classifier: PrototypeClassifier, attribute:
     negations = set(index.rows_with_term("§said~no"))
     return [(index.attrs(memory_id)[1], memory_id, memory_id in negations)
             for memory_id in classifier.statement_rows(index, attribute, statements) if memory_id not in marked]
+
+
+def _said_in(index: HybridIndex, memory_id: int) -> int:
+    """The chat turn a memory was read from (itself when it is one, or when there is none)."""
+    return next((i for i in index.same_message(memory_id) if index.turn_and_event(i)[0]), memory_id)
 
 
 def _distilled(index: HybridIndex, memory_id: int, events: dict[int, int]) -> int:
@@ -581,23 +624,24 @@ def _candidates(ranked: Pool, positions: np.ndarray, rules: dict[int, Candidate]
     return out
 
 
-def _insert_history(parts: RecallParts, results: list[Recollection], history: list[MemoryUnit],
+def _insert_history(parts: RecallParts, results: list[Recollection], history: list[tuple[MemoryUnit, str]],
                     units: dict[int, MemoryUnit]) -> list[Recollection]:
-    """Superseded slot values follow the value that replaced them, marked not valid."""
+    """What is no longer true follows the value that replaced it, marked not valid (with why): superseded slot
+    values, and earlier words not already among the results."""
     if not history:
         return results
     out: list[Recollection] = []
     placed = {rec.unit.id for rec in results}
     for rec in results:
         out.append(rec)
-        for old in sorted(history, key=lambda u: u.valid_from, reverse=True):
+        for old, why in sorted(history, key=lambda entry: entry[0].valid_from, reverse=True):
             if old.id not in placed and old.slot == rec.unit.slot and rec.unit.slot is not None:
                 placed.add(old.id)
-                out.append(_recollection(parts, units.get(old.id, old), 0.0, ["superseded slot value"],
-                                         valid=False))
-    for old in history:
+                out.append(_recollection(parts, units.get(old.id, old), 0.0, [why], valid=False))
+    for old, why in history:
         if old.id not in placed:
-            out.append(_recollection(parts, units.get(old.id, old), 0.0, ["superseded slot value"], valid=False))
+            placed.add(old.id)
+            out.append(_recollection(parts, units.get(old.id, old), 0.0, [why], valid=False))
     return out
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES",
+__all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS",
+           "SLOT_CUES",
            "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
@@ -44,6 +45,7 @@ class Slot:
     aliases: tuple[str, ...] = ()  # other attribute names (`my X is …`) for the same slot
     cue_phrases: tuple[str, ...] = ()  # lower-case phrases of a question about the slot ("do for a living")
     fallback: str | None = None  # the slot whose statements answer a question about this one when it has none
+    holds_many: bool = False  # several values at once (pets, allergies): a new one does not end the others
 
 
 def _words(text: str) -> frozenset[str]:
@@ -93,10 +95,11 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "occupation",
-        cues_en=_words("occupation profession job role career title"),
+        cues_en=_words("occupation profession job role career title position"),
         cues_zh=_words("职业 做什么工作 干什么工作 什么工作 职位 岗位 当什么 做什么的 干什么的 干啥的 哪一行 哪行 行业 职务"),
         cue_phrases=("do for a living", "do for work", "what do i do", "work as", "my job", "line of work", "what i do",
-                     "earn a living", "make a living", "earn my living", "make my living"),
+                     "earn a living", "make a living", "earn my living", "make my living", "position at work",
+                     "role at work", "job title", "title at work"),
         fallback="employer",  # where the user works says what they do: "before my shift at the fire station"
         templates={
             "occupation": Template("User works as {v}.", "用户的职业是{v}。"),
@@ -135,6 +138,7 @@ SLOTS: tuple[Slot, ...] = (
             "pet_stop": Template("User no longer has {v}.", "用户不再养{v}了。", closes=True),
         },
         aliases=("dog", "cat", "dog_name", "cat_name", "pet_name", "狗", "猫", "宠物"),
+        holds_many=True,
     ),
     Slot(
         "school",
@@ -154,7 +158,7 @@ SLOTS: tuple[Slot, ...] = (
             "car": Template("User drives {v}.", "用户开{v}。"),
             "car_stop": Template("User no longer drives {v}.", "用户不再开{v}了。", closes=True),
         },
-        aliases=("vehicle", "车", "汽车"),
+        aliases=("vehicle", "ride", "daily driver", "车", "汽车", "座驾", "爱车"),
     ),
     Slot(
         "hobby",
@@ -167,6 +171,7 @@ SLOTS: tuple[Slot, ...] = (
             "hobby_stop": Template("User gave up {v}.", "用户不再{v}了。", closes=True),
         },
         aliases=("hobbies", "pastime", "爱好", "兴趣爱好"),
+        holds_many=True,
     ),
     Slot(
         "instrument",
@@ -176,6 +181,7 @@ SLOTS: tuple[Slot, ...] = (
             "instrument": Template("User plays {v}.", "用户在学{v}。"),
             "instrument_stop": Template("User gave up {v}.", "用户不再学{v}了。", closes=True),
         },
+        holds_many=True,
     ),
     Slot(
         "commute",
@@ -229,16 +235,24 @@ SLOTS: tuple[Slot, ...] = (
                      "sim only", "sim-only"),
     ),
     Slot(
+        "team",  # at work: "which team am I on at work"; not "what team do I support"
+        cues_zh=_words("哪个组 哪个团队 哪个部门 什么部门 什么组"),
+        cue_phrases=("team at work", "team am i on", "team i'm on", "team i am on", "team do i work", "team i work",
+                     "which department", "what department"),
+    ),
+    Slot(
         "medication",
         cues_en=_words("medication medications meds pills prescription prescribed"),
         cues_zh=_words("吃什么药 吃的药 用药 服药"),
         cue_phrases=("medicine am i on", "medicine do i take", "medicines am i on", "medicines do i take"),
+        holds_many=True,
     ),
     Slot(
         "allergy",
         cues_en=_words("allergy allergies allergic intolerance intolerances intolerant"),
         cues_zh=_words("过敏 过敏源 忌口 不耐受 碰不得"),
         cue_phrases=("food allergies", "can't eat", "cannot eat", "shouldn't eat", "have to avoid", "不能吃"),
+        holds_many=True,
     ),
     Slot(
         "children",
@@ -246,6 +260,7 @@ SLOTS: tuple[Slot, ...] = (
         # phrases, not words: "the one I set up for my friend's kid" asks nothing about the user's children
         cue_phrases=("my kids", "my kid", "my children", "my child", "my son", "my daughter", "kids do i have",
                      "children do i have", "any kids", "any children", "kids do we have", "children do we have"),
+        holds_many=True,
     ),
     Slot("answer_style", cues_en=_words("answer answers style reply"), cues_zh=_words("回答")),
     Slot("email", aliases=("email_address", "e_mail", "邮箱", "电子邮箱")),
@@ -287,6 +302,7 @@ NOT_SLOT_PHRASES = re.compile(r"\bwork(?:s|ed|ing)? (?:on|out)\b")
 SLOT_PHRASES: dict[str, tuple[str, ...]] = {s.name: s.cue_phrases for s in SLOTS if s.cue_phrases}
 # slot → the slot that answers for it when nothing was said about it
 FALLBACKS: dict[str, str] = {s.name: s.fallback for s in SLOTS if s.fallback}
+HOLDS_MANY: frozenset[str] = frozenset(s.name for s in SLOTS if s.holds_many)
 # rule kind → (slot, or None for an unslotted statement; template)
 TEMPLATES: dict[str, tuple[str | None, Template]] = _unique_keys(
     [(kind, (s.name, t)) for s in SLOTS for kind, t in s.templates.items()]

@@ -297,6 +297,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # neighbour's things; a relation without 我 ("表妹在学钢琴"), "my buddy"; lead words ("for the record"); milestones;
     # "first full week at Pulse Health"
     ("m016_statement_marks", m008_statement_marks),
+    # a question of what to do ("how often should I change the oil?") and 要不要 only ask; the team at work; a switch
+    # that names its kind ("switched dentists"); a job by a first week as it; Chinese commutes, cars sold, 搬家啦
+    ("m017_statement_marks", m008_statement_marks),
 ]
 
 

@@ -24,10 +24,24 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("上个月搬家到深圳南山了，房租贵得离谱 有没有省钱的建议", False),
     ("我该怎么准备面试？", False),
     ("Moved to Leeds last month.", False),
+    # the "I" of a question of what to do is anyone's; 要不要 asks
+    ("how often should I change the oil on an older car?", True),
+    ("at what age should I start getting general health checkups every year?", True),
+    ("can I freeze cooked rice", True),
+    ("学校附近的补习班靠谱吗，要不要报", True),
+    ("I should call mum, what time is it?", False),
+    ("my sister loves pizza and so do I", False),
 ])
 def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
     assert asks_only(text) is only_asks
     assert (ASKS_MARK in statement_marks(text)) is only_asks
+
+
+def test_a_turn_of_phrase_is_no_question():
+    from memory.extract.facts import is_question
+
+    assert is_question("他动不动就生气") is False
+    assert is_question("要不要带伞") is True
 
 
 def baking(eng) -> None:

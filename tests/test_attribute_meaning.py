@@ -250,6 +250,25 @@ def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     assert topic in statement_topics(text)
 
 
+@pytest.mark.parametrize("text, topics", [
+    ("first week as sous chef DONE!! they bumped me up after Luis left", {"occupation"}),
+    ("just got back from my shift — being an ER nurse at St. Mary's is no joke", {"occupation", "employer"}),
+    ("dropped it last week and picked up Korean instead", {"language"}),
+    ("电动车上周被偷了，气死。最近只能挤地铁去公司了", {"commute"}),
+    ("车卖掉了，现在住的地方离地铁近", {"car"}),
+    ("搬家啦！！以后就是成都人了哈哈，房子租在高新区", {"home_location"}),
+    ("我在威尔士健身办了年卡，就在公司楼下", {"gym"}),
+])
+def test_a_job_a_language_a_commute_a_car_a_home_and_a_gym_in_words_of_their_own(text, topics):
+    assert topics <= {name for name, _ in statement_topics(text)}
+
+
+def test_a_question_about_a_position_at_work_asks_for_the_job():
+    from memory.recall import TOPICAL, _matching_attributes
+
+    assert _matching_attributes(sorted(TOPICAL), set(), "What's my current position at work?") == ["occupation"]
+
+
 def test_someone_new_introduced_by_what_they_are_called_is_the_partner():
     found = find_statements("Tom and I broke up in the spring. I've been seeing a guy called Ravi for a month now.")
     assert ("partner", "Ravi") in [(f.attribute, f.value) for f in found]

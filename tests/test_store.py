@@ -243,6 +243,15 @@ def test_a_chinese_message_about_a_relative_stored_before_m016_is_marked_as_such
     assert after == now
 
 
+def test_a_question_of_what_to_do_stored_before_m017_is_marked_as_only_asking(tmp_path):
+    from memory.extract.relations import ASKS_MARK
+
+    now, after = remarked(tmp_path, "m017_statement_marks", "how often should I change the oil on an older car?",
+                          lambda now: [w for w in now if w != ASKS_MARK])
+    assert ASKS_MARK in now
+    assert after == now
+
+
 def test_no_progress_bar_reaches_stdout(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over about 2 s: it would land inside `--json`.
     Read in a process of its own: under pytest's captured stdout DuckDB leaves the bar off anyway."""

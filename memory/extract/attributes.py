@@ -13,7 +13,10 @@ import re
 from dataclasses import dataclass
 
 from .relations import ASKS_MARK, OTHERS_MARK, about_someone_else, someone_elses
+from .value_types import DIET as _DIET
+from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
+from .value_types import NETWORK as _NETWORK
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
            "resolve", "statement_marks", "statement_topics"]
@@ -82,12 +85,6 @@ _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electri
                r"|oboe|bassoon|french horn|tuba|recorder)")
 _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|orangetheory|crossfit|f45|equinox|david lloyd"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
-_LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian|hindi"
-             r"|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh|irish"
-             r"|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
-_NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
-            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
-_DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
 _HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
@@ -449,10 +446,10 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|买了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了)"
+    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了)")
+    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
@@ -514,20 +511,27 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
+                      r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
-                 r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b",
+                 r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b"
+                 # "being an ER nurse at St. Mary's is no joke": a job the lexicon knows, at a named place
+                 r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+                 + r") (?:at|for) (?-i:[A-Z])",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
     "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
                    # "Passed my probation as a junior developer": a job the lexicon knows, said with "as"
-                   r"|\bas an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b",
+                   r"|\bas an? (?:[\w-]+\s+){0,2}(?:"
+                   + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b"
+                   # "first week as sous chef DONE": a milestone names the job without its article; "being a nurse"
+                   r"|\b(?:(?:first|second) (?:full )?(?:day|week|month|shift) as|being an?) (?:[\w-]+\s+){0,2}(?:"
+                   + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b",
                    r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB),
@@ -552,12 +556,14 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
-            r"开一辆|开的是|买了一辆|换了一辆|我的车"),
+            r"开一辆|开的是|买了一辆|换了一辆|我的车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废)"
+            r"|卖了车|没有?车了|不开车了"),
     "commute": (r"\b(?:commut\w*|(?:get|take|catch|ride|hop on) (?:the |a )?(?:bus|train|tram|tube|metro|ferry|subway)"
                 r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:in )?to (?:work|the office)"
                 r"|(?:bus|train|tube|metro|tram|ferry|bike|e-bike|scooter) (?:in)?to (?:work|the office)|work from home"
                 r"|working from home|wfh)\b",
-                r"通勤|上班路上|坐地铁上班|坐公交上班|骑车上班|走路上班|开车上班|在家办公|远程办公"),
+                r"通勤|上班路上|在家办公|远程办公|走路(?:去)?上班"
+                r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fff]{1,4}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"),
     "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)\b"
                     r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)"),
@@ -570,13 +576,13 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "gym": (r"\b(?:join\w*|sign(?:ed)? up|member|membership|go to|going to|started (?:at|going)|switch\w*|moved"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
-            r"健身房|健身卡|私教课"),
+            r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|switched|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
              r"|checking|savings|salary|everything) (?:over )?(?:to|from)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
              r"(?:current|checking|savings|bank) account|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
-    "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|dropped|gave up(?: on)?"
+    "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|picked up|dropped|gave up(?: on)?"
                  r"|quit|practis\w+|practic\w+)\s+(?:\w+\s+){0,3}?" + _LANGUAGE + r"\b|\b" + _LANGUAGE
                  + r"\s+(?:lessons?|classes|class|course|tutor|exam|on duolingo|streak)\b|\bduolingo\b",
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
@@ -586,6 +592,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
+    # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
+    "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on) (?:the |a |our )?"
+             r"(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
+             r"(?:调到|转到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部)(?!长)"),
     # an allergy by its own words, or by what the user carries for it: "I'm allergic to penicillin", "I carry an epipen"
     "allergy": (r"\b(?:allergic|allergy|allergies|anaphyla\w*|epi-?pens?|intoleran(?:t|ce)|coeliac|celiac)\b",
                 r"过敏|不耐受|乳糖不耐"),
@@ -655,6 +665,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         named = set(held_classes(clause))
         if by_cues:
             named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
+            named |= switched_kinds(clause)
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
         if relation is not None:
@@ -666,6 +677,25 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)
     return list(found.items())
+
+
+# "switched dentists, going to Dr. Alvarez now", "changed banks": a switch names the kind of thing it changed
+_SWITCHED_KIND = re.compile(r"\b(?:switched|changed|swapped)\s+(?:my\s+|our\s+)?(?P<kind>[a-z]{3,}?)s\b(?!')", re.I)
+_NOT_KINDS = set("gear side place seat lane hand tab clothe plan thing channel topic subject tactic strategy shift "
+                 "position direction hat mind course tune sheet bed room desk outfit shoe setting password".split())
+_KIND_NAMES = {"job": "employer", "carrier": "mobile_network", "network": "mobile_network", "phone": "phone_model",
+               "house": "home_location", "flat": "home_location", "apartment": "home_location"}
+
+
+def switched_kinds(clause: str) -> set[str]:
+    """The attributes a clause says were switched by naming their kind: "switched dentists" → dentist, "changed
+    jobs" → employer, "switched carriers" → mobile_network."""
+    kinds = set()
+    for m in _SWITCHED_KIND.finditer(clause):
+        kind = m["kind"].lower()
+        if kind not in _NOT_KINDS:
+            kinds.add(_KIND_NAMES.get(kind, kind))
+    return kinds
 
 
 _CHANGING = re.compile(r"\bmoving\b", re.I)  # "MOVING DAY DONE"; "moving house is the worst" is no statement at all

@@ -54,7 +54,8 @@ _QUESTION_EN = re.compile(
     r"|would|should|will|shall|have|has|may|might)\b(?!')",
     re.I,
 )
-_QUESTION_ZH = re.compile(r"什么|哪|谁|几[个点月号天岁年次]|怎么|怎样|如何|多少|是否|是不是|有没有|为什么|为何|(?:吗|呢|么)\W*$")
+_QUESTION_ZH = re.compile(r"什么|哪|谁|几[个点月号天岁年次]|怎么|怎样|如何|多少|是否|是不是|有没有|为什么|为何|(?:吗|呢|么)\W*$"
+                          r"|(?!动)([\u4e00-\u9fff])不\1")  # 要不要, 能不能, 该不该; not 动不动 ("at the slightest")
 
 _ADV = (
     r"(?:(?:usually|now|mostly|always|only|mainly|still|normally|generally|typically|often|really|just|also"
@@ -368,12 +369,17 @@ _NO_WORD = re.compile(r"^[\W_]*(?:(?:lol|lmao|haha\w*|hehe|thanks|thank you|thx|
                       r"|^[\W_]*(?:哈+|嘿+|谢谢|谢啦|拜托|呜+)[\W_]*$", re.I)
 
 
+# the "I" of a question that asks what to do, "should I start getting checkups?", "how do I descale a kettle?": the
+# writer as anyone would be, not a word about them ("how do I get my salary paid into Starling?" has one: "my")
+_ADVICE_I = re.compile(r"\b(?:should|can|could|do|shall|would|must|may|might)\s+i\b(?=[^,;:.!?]*(?:\?|$))")
+
+
 def asks_only(text: str) -> bool:
     """A message that asks and says nothing of its writer: every clause asks, and no word is the writer's
     ("is hay fever worse in june or july?", "best hand cream for cracked knuckles?", "有什么适合冬天的运动装备推荐吗").
     "How do I get my salary paid into Starling?" says something of the writer; so do "Sold the bike, any tips?" and
-    "上个月搬到深圳了，有没有省钱的建议"."""
-    if "我" in text or set(re.findall(r"[\w']+", text.lower())) & FIRST_PERSON:
+    "上个月搬到深圳了，有没有省钱的建议". The "I" of "how often should I change the oil?" is anyone's."""
+    if "我" in text or set(re.findall(r"[\w']+", _ADVICE_I.sub(" ", text.lower()))) & FIRST_PERSON:
         return False
     clauses = [clause for _, sentence in _sentences(text) for clause in _ASKING_CLAUSE.split(sentence)
                if not _NO_WORD.match(clause)]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MODIFIED_HEADS", "VALUE_NOUNS", "VALUE_VERBS", "Switch", "acquired", "held_classes", "now_it_is", "switch",
-           "value_class", "value_classes"]
+__all__ = ["DIET", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS", "VALUE_VERBS", "Switch",
+           "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
 _B = r"(?<![\w-])"  # a word start that a hyphenated compound does not hide
 _E = r"s?(?![\w-])"
@@ -22,6 +22,17 @@ MODIFIED_HEADS = (r"shop|store|house|bar|café|cafe|place|chain|break|machine|ma
                   r"|insurance|stop|station|lane|route|ticket|walker|sitter|food|bowl|lead|crate|case|charger|number"
                   r"|company|firm|dealership|garage|repair|show|fair|magazine|advert|ad")
 _NOT_MODIFIER = rf"(?!\s+(?:{MODIFIED_HEADS})s?\b)"
+
+# Values that name their class wherever they are said ("30 days of spanish on duolingo", "verizon bill was $92"): a
+# language, a mobile network, a diet.
+LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian|hindi"
+            r"|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh|irish"
+            r"|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
+NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
+           r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
+DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
+NAMED_VALUES = {name: re.compile(rf"\b(?:{words})\b", re.I)
+                for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
