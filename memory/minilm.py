@@ -173,9 +173,8 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
     )
     # IR 8 / opset 17 (LayerNormalization) load in every onnxruntime of the last years; com.microsoft has
     # MatMulIntegerToFloat.
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)],
-                             ir_version=8,
-                             producer_name="engram")
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
+    return helper.make_model(graph, opset_imports=opsets, ir_version=8, producer_name="engram")
 
 
 def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = False,

@@ -20,7 +20,8 @@ from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES
+from .slots import (FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES,
+                    SLOT_PHRASES)
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -257,8 +258,8 @@ def names_a_value(text: str, attribute: str) -> bool:
     if attribute in NAMED_VALUES and NAMED_VALUES[attribute].search(text):
         return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
-    return (_NAME_INSIDE.search(text) is not None
-            or re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I) is not None)
+    modified = re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I)
+    return _NAME_INSIDE.search(text) is not None or modified is not None
 
 
 def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS",
-           "SLOT_CUES",
-           "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
+           "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}

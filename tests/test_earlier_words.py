@@ -70,7 +70,8 @@ def test_a_word_that_named_no_value_is_not_made_history(engram):
 def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_words(engram):
     engram.remember("I drive a 2016 Subaru Outback, the green one", at=at("2024-01-05T09:00:00"))
     engram.remember("how often should tires be rotated?", at=at("2024-02-05T09:00:00"))
-    engram.remember("sold the subaru over the weekend. going car-free for now, bike + bus", at=at("2024-05-05T09:00:00"))
+    engram.remember("sold the subaru over the weekend. going car-free for now, bike + bus",
+                    at=at("2024-05-05T09:00:00"))
     found = results(engram, "Do I have a car at the moment?")
     assert "car-free" in found[0].unit.content and found[0].unit.type == "chat_turn"
     assert any(not rec.valid and "Outback" in rec.unit.content for rec in found)

@@ -511,7 +511,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
+                      r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
+                      r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
@@ -582,7 +583,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
              r"|checking|savings|salary|everything) (?:over )?(?:to|from)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
              r"(?:current|checking|savings|bank) account|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
-    "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|picked up|dropped|gave up(?: on)?"
+    "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|picked up|dropped"
+                 r"|gave up(?: on)?"
                  r"|quit|practis\w+|practic\w+)\s+(?:\w+\s+){0,3}?" + _LANGUAGE + r"\b|\b" + _LANGUAGE
                  + r"\s+(?:lessons?|classes|class|course|tutor|exam|on duolingo|streak)\b|\bduolingo\b",
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
@@ -593,8 +595,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
-    "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on) (?:the |a |our )?"
-             r"(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
+    "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
+             r" (?:the |a |our )?(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
              r"(?:调到|转到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部)(?!长)"),
     # an allergy by its own words, or by what the user carries for it: "I'm allergic to penicillin", "I carry an epipen"
     "allergy": (r"\b(?:allergic|allergy|allergies|anaphyla\w*|epi-?pens?|intoleran(?:t|ce)|coeliac|celiac)\b",

@@ -25,9 +25,9 @@ _NOT_MODIFIER = rf"(?!\s+(?:{MODIFIED_HEADS})s?\b)"
 
 # Values that name their class wherever they are said ("30 days of spanish on duolingo", "verizon bill was $92"): a
 # language, a mobile network, a diet.
-LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian|hindi"
-            r"|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh|irish"
-            r"|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
+LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian"
+            r"|hindi|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh"
+            r"|irish|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
 NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
