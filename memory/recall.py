@@ -123,8 +123,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
     query_vector = parts.embedder.embed([query])[0]
     before_named = asked is not None and asked.granularity == "event"
-    history, earlier = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
-                                   before_named=before_named)
+    superseded, earlier = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
+                                      before_named=before_named)
     asked_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in asked_words], keep, candidates)  # "2024" is a year, "BBC" a name, not ids
     _rule_names(parts, query, as_of, candidates)
@@ -143,16 +143,16 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         ranked = _spread_origins(index, ranked.take(positions))
         positions = np.arange(len(ranked.ids))
     top = _candidates(ranked, positions[:k], candidates, asked)
-    units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in history] + list(earlier))
-    earlier = {memory_id: f"earlier word on user.{attribute}" for memory_id, attribute in earlier.items()
-               if memory_id in units and (units[memory_id].value is not None
-                                          or names_a_value(units[memory_id].content, attribute))}
+    units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in superseded] + list(earlier))
+    no_longer = {memory_id: f"earlier word on user.{attribute}" for memory_id, attribute in earlier.items()
+                 if memory_id in units and (units[memory_id].value is not None
+                                            or names_a_value(units[memory_id].content, attribute))}
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
-                             c.why + ([earlier[c.memory_id]] if c.memory_id in earlier else []),
+                             c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
-                             and c.memory_id not in earlier)
+                             and c.memory_id not in no_longer)
                for c in top if c.memory_id in units]
-    history = [(h, SUPERSEDED) for h in history] + [(units[i], why) for i, why in earlier.items() if i in units]
+    history = [(unit, SUPERSEDED) for unit in superseded] + [(units[i], why) for i, why in no_longer.items()]
     results = _insert_history(parts, results, history, units)
     confident = _is_confident(parts, top, terms)
     latency = (time.perf_counter() - started) * 1000.0

@@ -13,6 +13,24 @@ def fake_ollama() -> Iterator[FakeOllama]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def minilm():
+    """The local MiniLM embedder (its runtime loads once per process)."""
+    from memory.embed import LocalMiniLM
+
+    return LocalMiniLM()
+
+
+@pytest.fixture
+def minilm_engram(minilm):
+    """A store in the test's ENGRAM_HOME that embeds with MiniLM, closed after the test."""
+    from tests.helpers import open_engram
+
+    engram = open_engram(embedder=minilm)
+    yield engram
+    engram.close()
+
+
 @pytest.fixture(autouse=True)
 def engram_home(tmp_path, monkeypatch):
     """Every test gets its own data folder; nothing touches ~/.engram."""

@@ -1,24 +1,16 @@
 """What the user said before the latest word on an attribute is shown as history, not as what holds now."""
 import pytest
 
-from memory.embed import LocalMiniLM
 from memory.extract.attributes import statement_marks, switched_kinds
 from memory.recall import names_a_value
-from tests.helpers import at, open_engram
+from tests.helpers import at
 
 NOW = at("2025-06-01T00:00:00")
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return LocalMiniLM()
-
-
 @pytest.fixture
-def engram(minilm):
-    engram = open_engram(embedder=minilm)
-    yield engram
-    engram.close()
+def engram(minilm_engram):
+    return minilm_engram
 
 
 def results(engram, question: str):

@@ -1,22 +1,14 @@
 """A present-state question about something no slot class knows is answered by the latest word on its topic."""
 import pytest
 
-from memory.embed import LocalMiniLM
 from memory.extract.attributes import statement_topics
 from memory.latest_word import LATEST_WORD, asks_present_state
-from tests.helpers import at, open_engram
-
-
-@pytest.fixture(scope="module")
-def minilm():
-    return LocalMiniLM()
+from tests.helpers import at
 
 
 @pytest.fixture
-def engram(minilm):
-    engram = open_engram(embedder=minilm)
-    yield engram
-    engram.close()
+def engram(minilm_engram):
+    return minilm_engram
 
 
 def top(engram, question: str) -> str:

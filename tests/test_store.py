@@ -211,44 +211,16 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     assert after == now
 
 
-def test_a_message_that_only_asks_stored_before_m014_is_marked_as_such(tmp_path):
-    from memory.extract.relations import ASKS_MARK
-
-    now, after = remarked(tmp_path, "m014_statement_marks", "is hay fever worse in june or july?",
-                          lambda now: [w for w in now if w != ASKS_MARK])
-    assert ASKS_MARK in now
-    assert after == now
-
-
-def test_a_gym_stored_before_m014_is_marked_as_such(tmp_path):
-    now, after = remarked(tmp_path, "m014_statement_marks", "Joined the David Lloyd by the ring road last week.",
-                          lambda now: [w for w in now if w != "§gym"])
-    assert "§gym" in now
-    assert after == now
-
-
-def test_a_first_day_at_a_job_stored_before_m015_is_marked_as_such(tmp_path):
-    now, after = remarked(tmp_path, "m015_statement_marks", "big news!! today was day one at Skyscanner, backend team",
-                          lambda now: [w for w in now if w != "§employer"])
-    assert "§employer" in now
-    assert after == now
-
-
-def test_a_chinese_message_about_a_relative_stored_before_m016_is_marked_as_such(tmp_path):
-    from memory.extract.relations import OTHERS_MARK
-
-    now, after = remarked(tmp_path, "m016_statement_marks", "表妹在学钢琴，考级考到八级了",
-                          lambda now: [w for w in now if w != OTHERS_MARK])
-    assert OTHERS_MARK in now
-    assert after == now
-
-
-def test_a_question_of_what_to_do_stored_before_m017_is_marked_as_only_asking(tmp_path):
-    from memory.extract.relations import ASKS_MARK
-
-    now, after = remarked(tmp_path, "m017_statement_marks", "how often should I change the oil on an older car?",
-                          lambda now: [w for w in now if w != ASKS_MARK])
-    assert ASKS_MARK in now
+@pytest.mark.parametrize("migration, text, mark", [
+    ("m014_statement_marks", "is hay fever worse in june or july?", "§asks"),  # a message that only asks
+    ("m014_statement_marks", "Joined the David Lloyd by the ring road last week.", "§gym"),
+    ("m015_statement_marks", "big news!! today was day one at Skyscanner, backend team", "§employer"),  # a first day
+    ("m016_statement_marks", "表妹在学钢琴，考级考到八级了", "§others"),  # a relative, 我 dropped
+    ("m017_statement_marks", "how often should I change the oil on an older car?", "§asks"),  # a question of what to do
+])
+def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
+    now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
+    assert mark in now
     assert after == now
 
 
