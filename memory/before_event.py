@@ -31,7 +31,7 @@ AFTER_WEIGHT = 0.1  # what began at or after the named moment, or names it, for 
 _BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+(?P<clause>[^,;?!.]+)", re.I)
 _BEFORE_ZH = re.compile(r"(?P<clause>[^，。？！?!,\s]{1,24}?)(?:之前|以前)")
 _NAME = re.compile(r"[A-Za-z0-9&+'’.-]*[A-Z][A-Za-z0-9&+'’.-]*")
-_ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|入职|加入|改成|改用|改|用上|到)"
+_ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|来到|来|回到|入职|加入|改成|改用|改|用上|到)"
                       r"(?P<name>[\u4e00-\u9fff]{2,8})$")
 _NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
 # days, months and feasts come round again: "before Monday", "before Christmas" name no one moment the user told of

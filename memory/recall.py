@@ -41,6 +41,8 @@ LEAST_MEANING = 1e-6  # what the memory least like the question gets by meaning 
 
 HISTORY_DISCOUNT = 0.2
 _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*")  # a capital not opening a sentence
+# a name as chat types it, in lower case: a model ("my mazda3", "x5"), or a person by title ("dr patel")
+_LOWER_NAME = re.compile(r"\b[a-z]+\d+[a-z]*\b|\b(?:dr|doctor|mr|mrs|ms|prof)\.? [a-z]{2,}\b")
 SUPERSEDED = "superseded slot value"
 # A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
 # a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
@@ -69,6 +71,14 @@ _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to kno
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """A user's earlier word on an attribute that a later one replaced; `closed` when a later word of the user's
+    ended it ("I quit"), so it is history whether or not it named a value."""
+    attribute: str
+    closed: bool
 
 
 @dataclass
@@ -144,9 +154,9 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         positions = np.arange(len(ranked.ids))
     top = _candidates(ranked, positions[:k], candidates, asked)
     units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in superseded] + list(earlier))
-    no_longer = {memory_id: f"earlier word on user.{attribute}" for memory_id, attribute in earlier.items()
-                 if memory_id in units and (units[memory_id].value is not None
-                                            or names_a_value(units[memory_id].content, attribute))}
+    no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
+                 if memory_id in units and (word.closed or units[memory_id].value is not None
+                                            or names_a_value(units[memory_id].content, word.attribute))}
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
                              c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
@@ -161,7 +171,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 # ------------------------------------------------------------------ stage 1: rules
 def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_by, keep,
-                candidates, *, before_named: bool = False) -> tuple[list[MemoryUnit], dict[int, str]]:
+                candidates, *, before_named: bool = False) -> tuple[list[MemoryUnit], dict[int, Earlier]]:
     """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
     is answered by the latest thing the user said about it, true then: an extracted slot value, or the
     user's own latest statement on the topic when it is newer than any value the rules could read.
@@ -179,14 +189,15 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
 
     Returns the superseded slot values to show as history, and the user's earlier words on an attribute that
     holds one value at a time ("I'm on T-Mobile" once "switched carriers, ported my number to Mint Mobile" is the
-    latest word), each with why it is no longer true."""
+    latest word), or that a later word of the user's closed ("smoking like half a pack a day" before "i quit"),
+    each with why it is no longer true."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
         return [], {}
     asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
-    earlier: dict[int, str] = {}
+    earlier: dict[int, Earlier] = {}
     classifier = PrototypeClassifier(parts.embedder)
     attributes = _matching_attributes(sorted(known | TOPICAL), words, query)
     if not attributes:
@@ -236,13 +247,16 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                 candidates[memory_id].score *= HISTORY_DISCOUNT
         history += [u for u in held if u.id not in answers and not true_at(u, as_of, recorded_by=recorded_by)
                     or (u.id not in answers and u.value is None)]
-        if pick and not asks_before and attribute not in HOLDS_MANY:  # the latest word replaced what was said before
-            latest = pick[-1][0]
+        closed_now = bool(timeline) and timeline[-1][2]
+        if (pick or closed_now) and not asks_before and attribute not in HOLDS_MANY:
+            # the latest word replaced what was said before, or closed it ("3 months without a cigarette, I quit")
+            latest = pick[-1][0] if pick else timeline[-1][0]
+            closings = [said_at for said_at, _, negated in timeline if negated and said_at <= latest]
             answered = {sibling for memory_id in answers for sibling in parts.index.same_message(memory_id)}
             shown = {u.id for u in history}
             for said_at, memory_id in positive:
                 if said_at < latest and memory_id not in answered and memory_id not in shown:
-                    earlier.setdefault(memory_id, attribute)
+                    earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
     return history, earlier
 
 
@@ -259,7 +273,7 @@ def names_a_value(text: str, attribute: str) -> bool:
         return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
     modified = re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I)
-    return _NAME_INSIDE.search(text) is not None or modified is not None
+    return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
 
 
 def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:

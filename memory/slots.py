@@ -69,6 +69,7 @@ SLOTS: tuple[Slot, ...] = (
             "drink_stop": Template("User no longer drinks {v}.", "用户不再喝{v}。", closes=True),
         },
         aliases=("favourite_drink", "favourite_coffee", "最喜欢的饮料", "最喜欢的咖啡"),
+        cue_phrases=("at a bar", "at the bar", "at a pub", "at the pub"),  # "what do I usually order at a bar?"
     ),
     Slot(
         "home_location",
@@ -148,6 +149,7 @@ SLOTS: tuple[Slot, ...] = (
             "school_stop": Template("User no longer studies at {v}.", "用户不再在{v}读书。", closes=True),
         },
         aliases=("university", "college", "学校", "大学"),
+        cue_phrases=("major in", "majoring in", "majored in", "my major"),
     ),
     Slot(
         "car",
@@ -185,7 +187,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "commute",
         cues_en=_words("commute commuting"),
-        cues_zh=_words("通勤 怎么上班 怎么去上班 上班怎么"),
+        cues_zh=_words("通勤 怎么上班 怎么去上班 上班怎么 怎么去公司 怎么去单位 怎么上下班"),
         templates={
             "commute": Template("User gets to work: {v}.", "用户的通勤方式：{v}。"),
             "commute_stop": Template("User no longer gets to work: {v}.", "用户不再这样通勤：{v}。", closes=True),
@@ -205,7 +207,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "smoking",
-        cues_en=_words("smoke smokes smoking cigarette cigarettes cigs vape vaping nicotine"),
+        cues_en=_words("smoke smokes smoker smoking cigarette cigarettes cigs vape vaping nicotine"),
         cues_zh=_words("抽烟 吸烟 烟瘾 戒烟 电子烟 香烟"),
     ),
     # Known by the user's statements alone (no value read from them): the latest statement answers

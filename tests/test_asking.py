@@ -42,6 +42,8 @@ def test_a_turn_of_phrase_is_no_question():
 
     assert is_question("他动不动就生气") is False
     assert is_question("要不要带伞") is True
+    assert is_question("今天又看了二十几个病人，我在社区医院当牙医") is False  # 几 after a number is a rough count
+    assert is_question("你家有几个孩子") is True
 
 
 def baking(eng) -> None:

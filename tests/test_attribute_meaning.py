@@ -245,6 +245,8 @@ def test_a_chinese_cue_inside_a_longer_cue_of_another_slot_asks_for_that_slot():
     ("Binned the vape. Three weeks nicotine-free.", ("smoking", True)),
     ("体检后把酒戒了，滴酒不沾。", ("drink_preference", True)),
     ("上个月调回了南京总部，现在住鼓楼。", ("home_location", False)),
+    ("新东方那边我辞了，不教了，太耗嗓子", ("employer", True)),
+    ("two months without a single cigarette, i think i quit", ("smoking", True)),
 ])
 def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     assert topic in statement_topics(text)
@@ -258,9 +260,43 @@ def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     ("车卖掉了，现在住的地方离地铁近", {"car"}),
     ("搬家啦！！以后就是成都人了哈哈，房子租在高新区", {"home_location"}),
     ("我在威尔士健身办了年卡，就在公司楼下", {"gym"}),
+    # chat as it is typed: subjects dropped, lower case, a rate for a habit
+    ("smoking like half a pack a day rn, work is insane", {"smoking"}),
+    ("3 flat whites a day minimum, send help", {"drink_preference"}),
+    ("wine night again, pinot grigio is my weakness lol", {"drink_preference"}),
+    ("we moved last month, so now it's the ferry into town every morning", {"commute"}),
+    ("my mazda3 makes this clicking noise when i turn left", {"car"}),
+    ("picked up the new truck today!!! so happy", {"car"}),
+    ("first week as a history major and i'm already behind", {"school"}),
+    ("每天早上挤10号线，人贴人", {"commute"}),
+    ("咬牙买了辆电动车，现在每天骑着去上班", {"commute"}),
+    ("终于搬完家了，南京这边挺好的", {"home_location"}),
+    ("在杭州住了快三年了，挺舒服的", {"home_location"}),
+    ("今天又看了二十几个病人，我在社区医院当牙医", {"occupation"}),
+    ("我在新东方教雅思口语，这周排了二十节课", {"occupation"}),
+    ("我的iPhone 12电池不行了，一天充三次", {"phone_model"}),
+    ("用了五年苹果终于换了，华为mate60，信号好多了", {"phone_model"}),
 ])
 def test_a_job_a_language_a_commute_a_car_a_home_and_a_gym_in_words_of_their_own(text, topics):
     assert topics <= {name for name, _ in statement_topics(text)}
+
+
+def test_someone_elses_word_reported_is_no_statement_of_the_users():
+    topics = statement_topics("doc says the palpitations are probably from caffeine, no more caffeine for me")
+    assert ("drink_preference", True) in topics  # only the user's own clause, which closes it
+    assert "bank" in dict(statement_topics("ok did it, moving my savings from Chase to Ally this weekend"))
+    assert "home_location" not in dict(statement_topics("ok did it, moving my savings from Chase to Ally this weekend"))
+
+
+def test_questions_about_a_bar_order_a_major_a_smoker_and_the_way_to_the_office():
+    from memory.recall import TOPICAL, _matching_attributes
+
+    known = sorted(TOPICAL | {"school"})
+    assert _matching_attributes(known, {"order", "bar"}, "what do i usually order at a bar these days?") == [
+        "drink_preference"]
+    assert _matching_attributes(known, set(), "what did i originally major in before switching?") == ["school"]
+    assert _matching_attributes(known, {"smoker"}, "am i still a smoker?") == ["smoking"]
+    assert _matching_attributes(known, set(), "我现在怎么去公司？") == ["commute"]
 
 
 def test_a_question_about_a_position_at_work_asks_for_the_job():

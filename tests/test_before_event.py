@@ -13,6 +13,7 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("我换iPhone之前用的是什么手机？", "iPhone"),
     ("我去字节之前是在哪家公司上班的？", "字节"),
     ("我搬到杭州之前住在哪？", "杭州"),
+    ("我来上海之前在哪座城市生活？", "上海"),
     ("what did I drink before?", None),  # nothing named: the value before the latest
     ("before I went vegan what was my diet", None),
     ("我之前住哪", None),

@@ -69,6 +69,35 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
     assert any(not rec.valid and "Outback" in rec.unit.content for rec in found)
 
 
+def test_a_closing_makes_every_earlier_word_history_even_one_that_named_no_value(engram):
+    engram.remember("smoking like a pack a day these days, exams are brutal", at=at("2024-01-10T09:00:00"))
+    engram.remember("how do i get smoke smell out of a jacket?", at=at("2024-02-10T09:00:00"))
+    engram.remember("two months without a single cigarette, i think i can say i quit", at=at("2024-04-10T09:00:00"))
+    found = results(engram, "am i still a smoker?")
+    assert "quit" in found[0].unit.content
+    old = by_text(found, "a pack a day")
+    assert not old.valid and "earlier word on user.smoking" in old.why
+
+
+def test_what_a_closing_ended_is_history_when_nothing_holds_now(engram):
+    engram.remember("4 espressos a day minimum, basically powered by beans", at=at("2024-01-10T09:00:00"))
+    engram.remember("coffee table book ideas for a gift?", at=at("2024-02-10T09:00:00"))
+    engram.remember("palpitations again, so that's it: no more caffeine for me", at=at("2024-04-10T09:00:00"))
+    found = results(engram, "what do i drink these days?")
+    old = by_text(found, "espressos")
+    assert not old.valid and "earlier word on user.drink_preference" in old.why
+
+
+def test_a_commute_by_a_new_mode_ends_the_old_one(engram):
+    engram.remember("driving to work on the 405 is killing me, 70 min each way", at=at("2024-01-10T09:00:00"))
+    engram.remember("need work shoes that don't wreck my feet", at=at("2024-02-10T09:00:00"))
+    engram.remember("we moved to the island!! so now it's the ferry into the city every morning",
+                    at=at("2024-04-10T09:00:00"))
+    found = results(engram, "how do i get to work nowadays?")
+    assert "ferry" in found[0].unit.content
+    assert not by_text(found, "405").valid
+
+
 @pytest.mark.parametrize("clause, kinds", [
     ("I switched dentists, going to Dr. Alvarez", {"dentist"}),
     ("changed jobs last month", {"employer"}),
@@ -99,6 +128,10 @@ def test_the_team_at_work_is_a_topic(text, marked):
     ("verizon bill was $92 this month", "mobile_network", True),
     ("new year new me: 30 days of spanish on duolingo", "language", True),
     ("my bill was $92 this month", "mobile_network", False),
+    ("my mazda3 makes this clicking noise", "car", True),  # names as chat types them, in lower case
+    ("dr patel says my vitamin d is low again", "doctor", True),
+    ("driving to work on the 405 is killing me", "commute", True),
+    ("ugh the traffic this morning", "commute", False),
 ])
 def test_a_statement_names_a_value_it_could_have_held(text, attribute, names):
     assert names_a_value(text, attribute) is names

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .relations import ASKS_MARK, OTHERS_MARK, about_someone_else, someone_elses
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
-from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class
+from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
 from .value_types import NETWORK as _NETWORK
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
@@ -443,13 +443,15 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|现在|最近|如今|目前|后来)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|买了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
     r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了)")
+    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了)"
+    # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
+    r"|(?:^|[。！？，,]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
@@ -465,7 +467,7 @@ _TELLING_VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still|now)\s+)*"
     r"(?:[a-z]{3,}ed|haven't|hadn't|don't|didn't|can't|won't|never|been"
     r"|training|working|living|running|studying|teaching|playing|doing|using|driving|riding|cycling|walking"
-    r"|swimming|cooking|eating|drinking|saving|renting|commuting|dating|seeing|volunteering|coaching|practising"
+    r"|swimming|cooking|eating|drinking|smoking|vaping|saving|renting|commuting|dating|seeing|volunteering|coaching|practising"
     r"|practicing|taking|reading|writing)\b", re.I)
 # A milestone with the subject dropped is news about the user too: "Six months without a cigarette today!",
 # "First week at PwC done", "Two years sober".
@@ -475,6 +477,16 @@ _MILESTONE = re.compile(
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
     r"(?:day|week|month|shift|year))\s+(?:without|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
+# A habit told by its rate, the subject dropped: "4 espressos a day minimum", "like 2 packs a week"
+_RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four|five|six|half a|a couple(?: of)?)\s+"
+                   r"(?:[a-z-]+\s+){1,2}?(?:a|per|every)\s+(?:day|night|week)\b", re.I)
+# A habit told with its subject dropped: "smoking like half a pack a day rn", "living on coffee these days"
+_HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:smoking|vaping|drinking|living|working|commuting"
+                          r"|studying|renting|driving)\b", re.I)
+_COUNTED_HABITS = {"drink_preference", "smoking", "diet"}
+# Someone else's word reported ("doc says the palpitations are from caffeine"): no statement of the user's
+_REPORTED = re.compile(r"^(?!i\b|we\b)(?:(?:my|the|our|his|her)\s+)?[a-z']+(?:\s+[a-z']+)?\s+(?:says|said|thinks|reckons"
+                       r"|told me|tells me|claims|warned)\b", re.I)
 # "Moving house is the worst thing ever": a verb in -ing that is the subject of the sentence, not news of the user's
 _GERUND_SUBJECT = re.compile(r"^\w+ing\b[^,;:.!?]{0,40}?\s(?:is|was|are|were|sucks|can be|has been|will be|must be)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
@@ -489,9 +501,9 @@ _NEGATION = re.compile(
     r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with"
-    r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:cigarettes?|smokes?|drinks?|fags?)"
+    r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped)\b"
-    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
@@ -502,8 +514,8 @@ _CHANGE = re.compile(
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
-    "home_location": (r"\b(?:live[sd]?|living|moved(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
-                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|moving|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
+    "home_location": (r"\b(?:live[sd]?|living|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
+                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
                       # "my first flat was in Camden", "our old house is in Leith"
                       r"|(?:our|my) (?:first|old|previous|last|current|new) (?:place|flat|house|home|apartment) (?:was|is) in"
@@ -511,7 +523,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
+                      r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了)|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
                       r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
@@ -523,7 +535,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  # "being an ER nurse at St. Mary's is no joke": a job the lexicon knows, at a named place
                  r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
                  + r") (?:at|for) (?-i:[A-Z])",
-                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作"),
+                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"),
     "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
@@ -533,13 +545,13 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    # "first week as sous chef DONE": a milestone names the job without its article; "being a nurse"
                    r"|\b(?:(?:first|second) (?:full )?(?:day|week|month|shift) as|being an?) (?:[\w-]+\s+){0,2}(?:"
                    + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b",
-                   r"职业|工作是|当了|做了|在做|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
-                   r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医生|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
+                   r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
+                   r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
-                         r"|espresso|americano|matcha)\b(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
+                         r"|espresso|americano|matcha|wine|beer|cider|gin|whisk(?:e)?y|vodka|cocktail|kombucha)s?\b(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called)"
@@ -550,24 +562,30 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
             r"|passed away|rehomed)\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
-    "school": (r"\b(?:study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
+    "school": (r"\b(?:(?:majoring|majored) in|changed majors|switched majors|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
                r"|signed up for (?:an? |the |some )?(?:\w+ ){0,2}(?:lessons|classes|class|course|degree|msc|phd|ma|ba)"
                r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
-    "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new car|my car is)\b",
+    "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
+            r"|my (?:old |new )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
+            r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
+            r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian)\w*"
+            r"(?! (?:insurance|loan|payment|wash|park|keys?|seats?)\b))\b",
             r"开一辆|开的是|买了一辆|换了一辆|我的车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废)"
             r"|卖了车|没有?车了|不开车了"),
     "commute": (r"\b(?:commut\w*|(?:get|take|catch|ride|hop on) (?:the |a )?(?:bus|train|tram|tube|metro|ferry|subway)"
                 r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:in )?to (?:work|the office)"
                 r"|(?:bus|train|tube|metro|tram|ferry|bike|e-bike|scooter) (?:in)?to (?:work|the office)|work from home"
-                r"|working from home|wfh)\b",
+                r"|working from home|wfh|(?:bus|train|tube|metro|tram|ferry|subway|bike|e-bike|scooter)\b[^,.;!?]{0,30}"
+                r"\bevery (?:morning|day|weekday|workday))\b",
                 r"通勤|上班路上|在家办公|远程办公|走路(?:去)?上班"
-                r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fff]{1,4}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"),
+                r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fff]{1,4}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"
+                r"|(?:每天|天天|每日)[\u4e00-\u9fff]{0,3}?(?:挤|坐|搭|乘|骑)(?:\d+号线|地铁|公交|轻轨|班车|电动车|小电驴)"),
     "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)\b"
                     r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
-                    r"手机(?!号)"),
+                    r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
                    r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
@@ -579,7 +597,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
             r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
-             r"|(?:moved|switched|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
+             r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
              r"|checking|savings|salary|everything) (?:over )?(?:to|from)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
              r"(?:current|checking|savings|bank) account|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
@@ -618,6 +636,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|全职妈妈|全职爸爸|怀孕|二胎"),
 }
 _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
+# Between a Chinese and a Latin character, where `\b` sees no boundary (both are word characters)
+_HAN_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
 # A tail that says what a change put an end to ("Transferred to the Royal Free, so no more nights!", "…, no more early
 # shifts for me", "调到了日班，再也不用熬夜了") is a consequence of the clause before it, not a negation of it.
@@ -646,7 +666,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         return []
     sentences = [_LEAD_IN.sub("", s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
-    verb_first = any(VERB_FIRST.match(s) and not _GERUND_SUBJECT.match(s) or _MILESTONE.match(s) for s in sentences)
+    verb_first = any((VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
+                     or _MILESTONE.match(s) or _RATE.match(s) for s in sentences)
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
     clauses = _clauses(text)
@@ -665,8 +686,11 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     found: dict[str, bool] = {}
     for clause, negated, relation in zip(clauses, negations, relations):
         named = set(held_classes(clause))
-        if by_cues:
-            named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(clause) or zh.search(clause)}
+        if _RATE.match(clause):  # "3 flat whites a day": a habit of what it counts
+            named |= set(value_classes(clause)) & _COUNTED_HABITS
+        if by_cues and not _REPORTED.match(clause):
+            latin = _HAN_LATIN.sub(" ", clause)  # "我的iPhone 12": an English cue word inside Chinese
+            named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(latin) or zh.search(clause)}
             named |= switched_kinds(clause)
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
@@ -685,7 +709,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
 _SWITCHED_KIND = re.compile(r"\b(?:switched|changed|swapped)\s+(?:my\s+|our\s+)?(?P<kind>[a-z]{3,}?)s\b(?!')", re.I)
 _NOT_KINDS = set("gear side place seat lane hand tab clothe plan thing channel topic subject tactic strategy shift "
                  "position direction hat mind course tune sheet bed room desk outfit shoe setting password".split())
-_KIND_NAMES = {"job": "employer", "carrier": "mobile_network", "network": "mobile_network", "phone": "phone_model",
+_KIND_NAMES = {"job": "employer", "major": "school", "carrier": "mobile_network", "network": "mobile_network", "phone": "phone_model",
                "house": "home_location", "flat": "home_location", "apartment": "home_location"}
 
 

@@ -24,15 +24,19 @@ MODIFIED_HEADS = (r"shop|store|house|bar|café|cafe|place|chain|break|machine|ma
 _NOT_MODIFIER = rf"(?!\s+(?:{MODIFIED_HEADS})s?\b)"
 
 # Values that name their class wherever they are said ("30 days of spanish on duolingo", "verizon bill was $92"): a
-# language, a mobile network, a diet.
+# language, a mobile network, a diet; in a statement on the commute, a mode of travel.
 LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian"
             r"|hindi|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh"
             r"|irish|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
 NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
+# the way to work: a mode of travel ("driving to work on the 405 is killing me")
+COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|bus|train|tram|tube|metro|subway|ferry|e-?bike|bike|bicycle|cycl(?:e|ing)"
+                r"|scooter|walk(?:ing)?|car ?pool(?:ing)?|on foot")
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})\b", re.I)
-                for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET))}
+                for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
+                                    ("commute", COMMUTE_MODE))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
