@@ -41,6 +41,8 @@ LEAST_MEANING = 1e-6  # what the memory least like the question gets by meaning 
 
 HISTORY_DISCOUNT = 0.2
 _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*")  # a capital not opening a sentence
+# a job in its own frame: "im a junior dev at a fintech startup", "working as a …"
+_SAID_AS_A = re.compile(r"\b(?:i'?m|i am|work(?:ing)? as) an? [\w-]+", re.I)
 # a name as chat types it, in lower case: a model ("my mazda3", "x5"), or a person by title ("dr patel")
 _LOWER_NAME = re.compile(r"\b[a-z]+\d+[a-z]*\b|\b(?:dr|doctor|mr|mrs|ms|prof)\.? [a-z]{2,}\b")
 SUPERSEDED = "superseded slot value"
@@ -71,6 +73,15 @@ _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to kno
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """An attribute that holds one value at a time whose latest word, said at `since`, answers the question; its
+    message ids are `answered`."""
+    attribute: str
+    since: float
+    answered: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -133,8 +144,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
     query_vector = parts.embedder.embed([query])[0]
     before_named = asked is not None and asked.granularity == "event"
-    superseded, earlier = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep, candidates,
-                                      before_named=before_named)
+    superseded, earlier, replaced = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep,
+                                                candidates, before_named=before_named)
     asked_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in asked_words], keep, candidates)  # "2024" is a year, "BBC" a name, not ids
     _rule_names(parts, query, as_of, candidates)
@@ -157,6 +168,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
+    no_longer.update(_earlier_mentions(index, replaced, [units[c.memory_id] for c in top if c.memory_id in units],
+                                       keep, no_longer))
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
                              c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
@@ -171,7 +184,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 # ------------------------------------------------------------------ stage 1: rules
 def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_by, keep,
-                candidates, *, before_named: bool = False) -> tuple[list[MemoryUnit], dict[int, Earlier]]:
+                candidates, *, before_named: bool = False
+                ) -> tuple[list[MemoryUnit], dict[int, Earlier], list[Replaced]]:
     """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
     is answered by the latest thing the user said about it, true then: an extracted slot value, or the
     user's own latest statement on the topic when it is newer than any value the rules could read.
@@ -190,14 +204,16 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     Returns the superseded slot values to show as history, and the user's earlier words on an attribute that
     holds one value at a time ("I'm on T-Mobile" once "switched carriers, ported my number to Mint Mobile" is the
     latest word), or that a later word of the user's closed ("smoking like half a pack a day" before "i quit"),
-    each with why it is no longer true."""
+    each with why it is no longer true; and the attributes whose latest word replaced what came before (`Replaced`),
+    for the results that only mention an earlier value in passing ("my Prius just hit 150k miles")."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not (words & FIRST_PERSON or "我" in query):
-        return [], {}
+        return [], {}, []
     asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
     earlier: dict[int, Earlier] = {}
+    replaced: list[Replaced] = []
     classifier = PrototypeClassifier(parts.embedder)
     attributes = _matching_attributes(sorted(known | TOPICAL), words, query)
     if not attributes:
@@ -257,23 +273,59 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
             for said_at, memory_id in positive:
                 if said_at < latest and memory_id not in answered and memory_id not in shown:
                     earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
-    return history, earlier
+            if pick:
+                replaced.append(Replaced(attribute, latest, frozenset(answered)))
+    return history, earlier, replaced
 
 
 def names_a_value(text: str, attribute: str) -> bool:
     """Whether a statement on an attribute names a value it could have held: a name ("I'm on T-Mobile"), a value
-    of the attribute's kind ("my usual order is an oat flat white", "the payments team", "30 days of spanish"), or
+    of the attribute's kind ("my usual order is an oat flat white", "the payments team", "30 days of spanish", a job
+    the lexicon knows), a name typed in lower case ("my mazda3", "dr patel"), or
     Chinese words, whose names have no capitals.
     "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
+    from .extract.attributes import JOB_WORD
     from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
 
     if HAN_CHAR.search(text) or attribute in value_classes(text):
         return True
     if attribute in NAMED_VALUES and NAMED_VALUES[attribute].search(text):
         return True
+    if attribute == "occupation" and (JOB_WORD.search(text) or _SAID_AS_A.search(text)):
+        return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
     modified = re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I)
     return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
+
+
+def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit], keep,
+                      known: dict[int, str]) -> dict[int, str]:
+    """The results that are the user's own statements from before a replacing latest word and name another value of
+    its attribute in passing ("my Prius just hit 150k miles" once "drove home in a used RAV4" answers "what am I
+    driving now?"): no statement frame marked them, but the value they name is no longer the user's."""
+    from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
+
+    if not replaced:
+        return {}
+    statements = _statement_mask(index, keep)
+    ids = [u.id for u in shown]
+    told = index.holding("§told", ids) | index.holding("§told~no", ids)  # news, its subject dropped
+    not_told = index.holding(ASKS_MARK, ids) | index.holding(OTHERS_MARK, ids) | index.holding(ASSISTANT_MARK, ids)
+    found: dict[int, str] = {}
+    for unit in shown:
+        # Chinese drops its subject ("早上一杯美式续命"): a user's turn that does not ask is their word
+        own = index.kept(unit.id, statements) or unit.id in told or (unit.type == "chat_turn" and HAN_CHAR.search(unit.content)
+                                                 and unit.id not in not_told)
+        if unit.id in known or unit.value is not None or not own:
+            continue
+        said_at = index.attrs(unit.id)[1]
+        for word in replaced:
+            if said_at < word.since and unit.id not in word.answered and (
+                    word.attribute in value_classes(unit.content)
+                    or word.attribute in NAMED_VALUES and NAMED_VALUES[word.attribute].search(unit.content)):
+                found[unit.id] = f"earlier word on user.{word.attribute}"
+                break
+    return found
 
 
 def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:
@@ -347,6 +399,10 @@ def _distilled(index: HybridIndex, memory_id: int, events: dict[int, int]) -> in
     return memory_id
 
 
+_COLLOQUIAL_ZH_WORDS = {"啥": "什么", "咋": "怎么", "哪儿": "哪里"}
+_COLLOQUIAL_ZH = re.compile("啥|咋|哪儿")
+
+
 def _matching_attributes(attributes: list[str], words: set[str], query: str) -> list[str]:
     """The user's slots a question asks about: its phrases first ("do for a living" claims its words),
     then cue words (English whole words, Chinese substrings), else the parts of the slot's name. Phrases
@@ -357,7 +413,8 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
         for phrase in SLOT_PHRASES[attribute]:
             lowered = lowered.replace(phrase, " ")
     words = set(tokenize_for_search(lowered)) | set(re.findall(r"[\w']+", lowered)) | {w for w in words if not w.isascii()}
-    chinese = {a: {c for c in SLOT_CUES.get(a, ()) if not c.isascii() and c in query} for a in attributes}
+    plain = _COLLOQUIAL_ZH.sub(lambda m: _COLLOQUIAL_ZH_WORDS[m.group()], query)  # 啥手机 → 什么手机
+    chinese = {a: {c for c in SLOT_CUES.get(a, ()) if not c.isascii() and c in plain} for a in attributes}
     found = []
     for attribute in attributes:
         cues = SLOT_CUES.get(attribute)

@@ -300,6 +300,12 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # a question of what to do ("how often should I change the oil?") and 要不要 only ask; the team at work; a switch
     # that names its kind ("switched dentists"); a job by a first week as it; Chinese commutes, cars sold, 搬家啦
     ("m017_statement_marks", m008_statement_marks),
+    # chat as it is typed: dropped subjects ("smoking like half a pack a day", "biking to work every day now"), "im",
+    # habits by rate ("4 espressos a day"), lower-case cars ("my mazda3"), "iPhone15", a ride every morning, English
+    # cues inside Chinese ("我的iPhone"), a reported word is not the user's ("doc says …"), "living room" is no home;
+    # movers, a major, "bumped me up to", "seeing this guy", an "acct"; 搬完家, 在杭州住了, 当牙医, 在新东方教,
+    # 每天挤10号线, 开车上班, 约会, 办了张年卡
+    ("m018_statement_marks", m008_statement_marks),
 ]
 
 

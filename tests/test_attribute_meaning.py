@@ -276,9 +276,29 @@ def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     ("我在新东方教雅思口语，这周排了二十节课", {"occupation"}),
     ("我的iPhone 12电池不行了，一天充三次", {"phone_model"}),
     ("用了五年苹果终于换了，华为mate60，信号好多了", {"phone_model"}),
+    ("finally unpacked the last box in our Denver apartment lol", {"home_location"}),
+    ("ok lease is done and we're officially oregon people now", {"home_location"}),
+    ("they finally bumped me up to shift manager!! now I do the schedules too", {"occupation"}),
+    ("I've been seeing this guy Marcus for a few weeks and he's so sweet", {"partner"}),
+    ("moved everything out of wells f. after that nonsense", {"bank"}),
+    ("I opened a Capital One 360 acct yesterday, no fees", {"bank"}),
+    ("declared my major today, biology!! premed here I come", {"school"}),
+    ("搞了辆小电驴🛵 现在骑着去公司十五分钟就到", {"commute"}),  # an emoji and a space end a clause
+    ("入手了一辆理想L7，开着去公司一个小时", {"commute"}),
+    ("跟前任彻底断了……这个月在跟一个叫阿杰的男生约会", {"partner"}),
+    ("im a junior dev at a fintech startup, mostly backend", {"occupation"}),  # "im": the apostrophe left out
+    ("biking to work every day now, 25 min along the river", {"commute"}),
+    ("干脆换了个iPhone15，用着还不太习惯", {"phone_model"}),
+    ("我的iPhone15电池不太行了", {"phone_model"}),  # the model's number run on
+    ("每天开车上班，早高峰堵得要死", {"commute"}),
+    ("在乐刻办了张年卡，今年一定要练出马甲线", {"gym"}),
 ])
 def test_a_job_a_language_a_commute_a_car_a_home_and_a_gym_in_words_of_their_own(text, topics):
     assert topics <= {name for name, _ in statement_topics(text)}
+
+
+def test_a_living_room_is_no_word_on_where_the_user_lives():
+    assert "home_location" not in dict(statement_topics("my living room is basically a cave, i need plants"))
 
 
 def test_someone_elses_word_reported_is_no_statement_of_the_users():
@@ -297,6 +317,9 @@ def test_questions_about_a_bar_order_a_major_a_smoker_and_the_way_to_the_office(
     assert _matching_attributes(known, set(), "what did i originally major in before switching?") == ["school"]
     assert _matching_attributes(known, {"smoker"}, "am i still a smoker?") == ["smoking"]
     assert _matching_attributes(known, set(), "我现在怎么去公司？") == ["commute"]
+    assert _matching_attributes(known, set(), "how am I getting to work these days?") == ["commute"]
+    assert _matching_attributes(sorted(TOPICAL | {"phone"}), set(), "我现在用的是啥手机？") == ["phone_model"]  # 啥: 什么
+
 
 
 def test_a_question_about_a_position_at_work_asks_for_the_job():

@@ -88,6 +88,36 @@ def test_what_a_closing_ended_is_history_when_nothing_holds_now(engram):
     assert not old.valid and "earlier word on user.drink_preference" in old.why
 
 
+def test_a_passing_mention_of_an_earlier_value_is_history_once_a_new_one_answers(engram):
+    engram.remember("my Prius just hit 150k miles, she's a trooper", at=at("2024-01-10T09:00:00"))
+    engram.remember("car seat recs for a 2 year old?", at=at("2024-02-10T09:00:00"))
+    engram.remember("traded in the old hybrid today, drove home in a used RAV4, the trunk space omg",
+                    at=at("2024-04-10T09:00:00"))
+    found = results(engram, "What am I driving currently?")
+    assert "RAV4" in found[0].unit.content
+    old = by_text(found, "Prius")
+    assert not old.valid and "earlier word on user.car" in old.why
+
+
+def test_news_with_its_subject_dropped_is_the_users_earlier_word(engram):
+    engram.remember("finally paid off the Civic!! no more car payments", at=at("2022-09-03T09:00:00"))
+    engram.remember("how often should I rotate my tires", at=at("2022-11-15T09:00:00"))
+    engram.remember("traded the honda in last weekend and now i'm driving a used Model 3",
+                    at=at("2023-03-06T09:00:00"))
+    found = results(engram, "what car am I driving these days?")
+    assert "Model 3" in found[0].unit.content
+    assert not by_text(found, "Civic").valid
+
+
+def test_a_chinese_turn_that_drops_its_subject_is_the_users_earlier_word(engram):
+    engram.remember("早上一杯美式续命，不然开会直接睡着", at=at("2024-01-10T09:00:00"))
+    engram.remember("一天喝多少水才算够？", at=at("2024-02-10T09:00:00"))
+    engram.remember("黑咖啡实在喝不动了太苦，最近都改喝燕麦拿铁了", at=at("2024-04-10T09:00:00"))
+    found = results(engram, "我这阵子每天喝的是哪种咖啡？")
+    assert "燕麦拿铁" in found[0].unit.content
+    assert not by_text(found, "美式").valid
+
+
 def test_a_commute_by_a_new_mode_ends_the_old_one(engram):
     engram.remember("driving to work on the 405 is killing me, 70 min each way", at=at("2024-01-10T09:00:00"))
     engram.remember("need work shoes that don't wreck my feet", at=at("2024-02-10T09:00:00"))
@@ -132,6 +162,9 @@ def test_the_team_at_work_is_a_topic(text, marked):
     ("dr patel says my vitamin d is low again", "doctor", True),
     ("driving to work on the 405 is killing me", "commute", True),
     ("ugh the traffic this morning", "commute", False),
+    ("got hired as a barista at the little café by the library", "occupation", True),  # a job the lexicon knows
+    ("im a junior dev at a fintech startup", "occupation", True),  # a job in its own frame
+    ("biking to work every day now", "commute", True),
 ])
 def test_a_statement_names_a_value_it_could_have_held(text, attribute, names):
     assert names_a_value(text, attribute) is names

@@ -70,6 +70,8 @@ JOB_WORDS = (
 _JOB_SINGLE = {w for w in " ".join(JOB_WORDS).split() if len(w) > 2}
 _JOB = (r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
         + r"|\w+(?:ist|ologist|ician|eer|grapher|smith|wright|monger))s?")
+#: a job the lexicon knows, named anywhere ("got hired as a barista at the little café")
+JOB_WORD = re.compile(r"\b(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")s?\b", re.I)
 _ZH_JOB = (r"[\u4e00-\u9fff]{0,6}?(?:工程师|设计师|老师|教师|医生|护士|律师|会计|程序员|经理|记者|厨师|司机|研究员|"
            r"科学家|建筑师|作家|翻译|销售|分析师|顾问|警察|演员|编辑|文案|柜员|店员|主管|总监|教授|学生|实习生|"
            r"产品经理|运营|咨询师|药剂师|兽医|飞行员|摄影师|插画师|主播|保安|快递员|公务员|导游|消防员|自由职业者"
@@ -440,18 +442,18 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 
 # --- which attributes a first-person statement is about (for ranking, not for values) ----------------
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[。！？，,]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
-    r"|买了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
+    r"(?:^|[。！？，,\s]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
     r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好)"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了)"
+    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
-    r"|(?:^|[。！？，,]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了)")
+    r"|(?:^|[。！？，,]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
@@ -459,7 +461,7 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned)\b", re.I)
+    r"|cancell?ed|canceled|withdrew|resigned|paid off)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -482,7 +484,7 @@ _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four
                    r"(?:[a-z-]+\s+){1,2}?(?:a|per|every)\s+(?:day|night|week)\b", re.I)
 # A habit told with its subject dropped: "smoking like half a pack a day rn", "living on coffee these days"
 _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:smoking|vaping|drinking|living|working|commuting"
-                          r"|studying|renting|driving)\b", re.I)
+                          r"|studying|renting|driving|biking|cycling|walking|riding|taking)\b", re.I)
 _COUNTED_HABITS = {"drink_preference", "smoking", "diet"}
 # Someone else's word reported ("doc says the palpitations are from caffeine"): no statement of the user's
 _REPORTED = re.compile(r"^(?!i\b|we\b)(?:(?:my|the|our|his|her)\s+)?[a-z']+(?:\s+[a-z']+)?\s+(?:says|said|thinks|reckons"
@@ -514,9 +516,9 @@ _CHANGE = re.compile(
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
-    "home_location": (r"\b(?:live[sd]?|living|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
+    "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
-                      r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
+                      r"|home (?:is|for me)|got the keys to|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|(?:our|my) (?:new )?(?:place|flat|house|home) in"
                       # "my first flat was in Camden", "our old house is in Leith"
                       r"|(?:our|my) (?:first|old|previous|last|current|new) (?:place|flat|house|home|apartment) (?:was|is) in"
                       r"|back (?:with|at) my (?:parents|mum|dad|mom|folks)"
@@ -536,7 +538,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
                  + r") (?:at|for) (?-i:[A-Z])",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"),
-    "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|freelanc\w*|qualified as|became an?"
+    "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|bumped (?:me )?up to|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
                    # "Passed my probation as a junior developer": a job the lexicon knows, said with "as"
@@ -554,15 +556,16 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                          r"|espresso|americano|matcha|wine|beer|cider|gin|whisk(?:e)?y|vodka|cocktail|kombucha)s?\b(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
-                r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called)"
+                r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called|(?:this|a|some) (?:guy|girl|man|woman|dude|person))"
+                r"|my ex\b|and i (?:just )?(?:hit|celebrated) (?:\d+|one|two|three|six|\w+) (?:months|years)"
                 r"|been with|been together|in a relationship)\b",
-                r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人"),
+                r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
             r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
             r"|passed away|rehomed)\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
-    "school": (r"\b(?:(?:majoring|majored) in|changed majors|switched majors|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
+    "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
                r"|signed up for (?:an? |the |some )?(?:\w+ ){0,2}(?:lessons|classes|class|course|degree|msc|phd|ma|ba)"
                r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
@@ -583,7 +586,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"通勤|上班路上|在家办公|远程办公|走路(?:去)?上班"
                 r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fff]{1,4}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"
                 r"|(?:每天|天天|每日)[\u4e00-\u9fff]{0,3}?(?:挤|坐|搭|乘|骑)(?:\d+号线|地铁|公交|轻轨|班车|电动车|小电驴)"),
-    "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)\b"
+    "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)(?:\d+\w*)?\b"
                     r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
@@ -595,11 +598,12 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "gym": (r"\b(?:join\w*|sign(?:ed)? up|member|membership|go to|going to|started (?:at|going)|switch\w*|moved"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
-            r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)"),
+            r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?(?:年卡|月卡|季卡)"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
-             r"|checking|savings|salary|everything) (?:over )?(?:to|from)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
-             r"(?:current|checking|savings|bank) account|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
+             r"|checking|savings|salary|everything) (?:over )?(?:to|from|out of)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
+             r"(?:current|checking|savings|bank) account|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){1,3}acct"
+             r"|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
     "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|picked up|dropped"
                  r"|gave up(?: on)?"

@@ -32,7 +32,8 @@ NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco m
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 # the way to work: a mode of travel ("driving to work on the 405 is killing me")
-COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|bus|train|tram|tube|metro|subway|ferry|e-?bike|bike|bicycle|cycl(?:e|ing)"
+COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|bus|train|tram|tube|metro|subway|ferry|e-?bik(?:e|es|ing)|bik(?:e|es|ing)"
+                r"|bicycle|cycl(?:e|ing)"
                 r"|scooter|walk(?:ing)?|car ?pool(?:ing)?|on foot")
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})\b", re.I)
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
