@@ -300,22 +300,24 @@ def names_a_value(text: str, attribute: str) -> bool:
 
 def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit], keep,
                       known: dict[int, str]) -> dict[int, str]:
-    """The results that are the user's own statements from before a replacing latest word and name another value of
-    its attribute in passing ("my Prius just hit 150k miles" once "drove home in a used RAV4" answers "what am I
-    driving now?"): no statement frame marked them, but the value they name is no longer the user's."""
-    from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
+    """The results that are the user's own words from before a replacing latest word and name another value of its
+    attribute in passing ("my Prius just hit 150k miles" once "drove home in a used RAV4" answers "what am I driving
+    now?"): no statement frame marked them, but the value they name is no longer the user's. The user's words are
+    their first-person statements, their news with the subject dropped ("finally paid off the Civic!!"), and in
+    Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask."""
+    from .extract.attributes import STATEMENT_MARK  # the statement rules, compiled only when needed
+    from .extract.value_types import NAMED_VALUES, value_classes
 
     if not replaced:
         return {}
     statements = _statement_mask(index, keep)
     ids = [u.id for u in shown]
-    told = index.holding("§told", ids) | index.holding("§told~no", ids)  # news, its subject dropped
+    told = index.holding(f"{STATEMENT_MARK}told", ids) | index.holding(f"{STATEMENT_MARK}told~no", ids)
     not_told = index.holding(ASKS_MARK, ids) | index.holding(OTHERS_MARK, ids) | index.holding(ASSISTANT_MARK, ids)
     found: dict[int, str] = {}
     for unit in shown:
-        # Chinese drops its subject ("早上一杯美式续命"): a user's turn that does not ask is their word
-        own = index.kept(unit.id, statements) or unit.id in told or (unit.type == "chat_turn" and HAN_CHAR.search(unit.content)
-                                                 and unit.id not in not_told)
+        chinese_turn = unit.type == "chat_turn" and HAN_CHAR.search(unit.content) and unit.id not in not_told
+        own = index.kept(unit.id, statements) or unit.id in told or chinese_turn
         if unit.id in known or unit.value is not None or not own:
             continue
         said_at = index.attrs(unit.id)[1]
@@ -400,7 +402,7 @@ def _distilled(index: HybridIndex, memory_id: int, events: dict[int, int]) -> in
 
 
 _COLLOQUIAL_ZH_WORDS = {"啥": "什么", "咋": "怎么", "哪儿": "哪里"}
-_COLLOQUIAL_ZH = re.compile("啥|咋|哪儿")
+_COLLOQUIAL_ZH = re.compile("|".join(_COLLOQUIAL_ZH_WORDS))
 
 
 def _matching_attributes(attributes: list[str], words: set[str], query: str) -> list[str]:

@@ -192,7 +192,8 @@ SLOTS: tuple[Slot, ...] = (
             "commute": Template("User gets to work: {v}.", "用户的通勤方式：{v}。"),
             "commute_stop": Template("User no longer gets to work: {v}.", "用户不再这样通勤：{v}。", closes=True),
         },
-        cue_phrases=("get to work", "getting to work", "get into work", "getting into work", "travel to work", "drive to work", "cycle to work", "walk to work", "ride to work",
+        cue_phrases=("get to work", "getting to work", "get into work", "getting into work", "travel to work",
+                     "drive to work", "cycle to work", "walk to work", "ride to work",
                      "to the office"),
     ),
     Slot(

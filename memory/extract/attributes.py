@@ -487,8 +487,8 @@ _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:smoking|vaping|
                           r"|studying|renting|driving|biking|cycling|walking|riding|taking)\b", re.I)
 _COUNTED_HABITS = {"drink_preference", "smoking", "diet"}
 # Someone else's word reported ("doc says the palpitations are from caffeine"): no statement of the user's
-_REPORTED = re.compile(r"^(?!i\b|we\b)(?:(?:my|the|our|his|her)\s+)?[a-z']+(?:\s+[a-z']+)?\s+(?:says|said|thinks|reckons"
-                       r"|told me|tells me|claims|warned)\b", re.I)
+_REPORTED = re.compile(r"^(?!i\b|we\b)(?:(?:my|the|our|his|her)\s+)?[a-z']+(?:\s+[a-z']+)?\s+"
+                       r"(?:says|said|thinks|reckons|told me|tells me|claims|warned)\b", re.I)
 # "Moving house is the worst thing ever": a verb in -ing that is the subject of the sentence, not news of the user's
 _GERUND_SUBJECT = re.compile(r"^\w+ing\b[^,;:.!?]{0,40}?\s(?:is|was|are|were|sucks|can be|has been|will be|must be)\b", re.I)
 # "taking the train to work" is a commute, not a hobby
@@ -518,14 +518,17 @@ _CHANGE = re.compile(
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
-                      r"|home (?:is|for me)|got the keys to|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|(?:our|my) (?:new )?(?:place|flat|house|home) in"
+                      r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
+                      # the move itself: "movers dropped everything off", "unpacked the last box", "oregon people now"
+                      r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now"
                       # "my first flat was in Camden", "our old house is in Leith"
                       r"|(?:our|my) (?:first|old|previous|last|current|new) (?:place|flat|house|home|apartment) (?:was|is) in"
                       r"|back (?:with|at) my (?:parents|mum|dad|mom|folks)"
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了)|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
+                      r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了)"
+                      r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
                       r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
@@ -553,11 +556,12 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
-                         r"|espresso|americano|matcha|wine|beer|cider|gin|whisk(?:e)?y|vodka|cocktail|kombucha)s?\b(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
+                         r"|espresso|americano|matcha|wine|beer|cider|gin|whisk(?:e)?y|vodka|cocktail|kombucha)s?\b"
+                         r"(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
-                r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together|seeing (?:someone|somebody|a \w+|\w+ called|(?:this|a|some) (?:guy|girl|man|woman|dude|person))"
-                r"|my ex\b|and i (?:just )?(?:hit|celebrated) (?:\d+|one|two|three|six|\w+) (?:months|years)"
+                r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together"
+                r"|seeing (?:someone|somebody|a \w+|\w+ called|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
                 r"|been with|been together|in a relationship)\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
@@ -565,7 +569,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
             r"|passed away|rehomed)\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
-    "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
+    "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)"
+               r"|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
                r"|signed up for (?:an? |the |some )?(?:\w+ ){0,2}(?:lessons|classes|class|course|degree|msc|phd|ma|ba)"
                r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
@@ -600,8 +605,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
             r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?(?:年卡|月卡|季卡)"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
-             r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
-             r"|checking|savings|salary|everything) (?:over )?(?:to|from|out of)|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
+             r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?"
+             r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
+             r"|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
              r"(?:current|checking|savings|bank) account|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){1,3}acct"
              r"|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
@@ -713,8 +719,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
 _SWITCHED_KIND = re.compile(r"\b(?:switched|changed|swapped)\s+(?:my\s+|our\s+)?(?P<kind>[a-z]{3,}?)s\b(?!')", re.I)
 _NOT_KINDS = set("gear side place seat lane hand tab clothe plan thing channel topic subject tactic strategy shift "
                  "position direction hat mind course tune sheet bed room desk outfit shoe setting password".split())
-_KIND_NAMES = {"job": "employer", "major": "school", "carrier": "mobile_network", "network": "mobile_network", "phone": "phone_model",
-               "house": "home_location", "flat": "home_location", "apartment": "home_location"}
+_KIND_NAMES = {"job": "employer", "major": "school", "carrier": "mobile_network", "network": "mobile_network",
+               "phone": "phone_model", "house": "home_location", "flat": "home_location", "apartment": "home_location"}
 
 
 def switched_kinds(clause: str) -> set[str]:
