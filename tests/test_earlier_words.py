@@ -69,63 +69,45 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
     assert any(not rec.valid and "Outback" in rec.unit.content for rec in found)
 
 
-def test_a_closing_makes_every_earlier_word_history_even_one_that_named_no_value(engram):
-    engram.remember("smoking like a pack a day these days, exams are brutal", at=at("2024-01-10T09:00:00"))
-    engram.remember("how do i get smoke smell out of a jacket?", at=at("2024-02-10T09:00:00"))
-    engram.remember("two months without a single cigarette, i think i can say i quit", at=at("2024-04-10T09:00:00"))
-    found = results(engram, "am i still a smoker?")
-    assert "quit" in found[0].unit.content
-    old = by_text(found, "a pack a day")
-    assert not old.valid and "earlier word on user.smoking" in old.why
-
-
-def test_what_a_closing_ended_is_history_when_nothing_holds_now(engram):
-    engram.remember("4 espressos a day minimum, basically powered by beans", at=at("2024-01-10T09:00:00"))
-    engram.remember("coffee table book ideas for a gift?", at=at("2024-02-10T09:00:00"))
-    engram.remember("palpitations again, so that's it: no more caffeine for me", at=at("2024-04-10T09:00:00"))
-    found = results(engram, "what do i drink these days?")
-    old = by_text(found, "espressos")
-    assert not old.valid and "earlier word on user.drink_preference" in old.why
-
-
-def test_a_passing_mention_of_an_earlier_value_is_history_once_a_new_one_answers(engram):
-    engram.remember("my Prius just hit 150k miles, she's a trooper", at=at("2024-01-10T09:00:00"))
-    engram.remember("car seat recs for a 2 year old?", at=at("2024-02-10T09:00:00"))
-    engram.remember("traded in the old hybrid today, drove home in a used RAV4, the trunk space omg",
-                    at=at("2024-04-10T09:00:00"))
-    found = results(engram, "What am I driving currently?")
-    assert "RAV4" in found[0].unit.content
-    old = by_text(found, "Prius")
-    assert not old.valid and "earlier word on user.car" in old.why
-
-
-def test_news_with_its_subject_dropped_is_the_users_earlier_word(engram):
-    engram.remember("finally paid off the Civic!! no more car payments", at=at("2022-09-03T09:00:00"))
-    engram.remember("how often should I rotate my tires", at=at("2022-11-15T09:00:00"))
-    engram.remember("traded the honda in last weekend and now i'm driving a used Model 3",
-                    at=at("2023-03-06T09:00:00"))
-    found = results(engram, "what car am I driving these days?")
-    assert "Model 3" in found[0].unit.content
-    assert not by_text(found, "Civic").valid
-
-
-def test_a_chinese_turn_that_drops_its_subject_is_the_users_earlier_word(engram):
-    engram.remember("早上一杯美式续命，不然开会直接睡着", at=at("2024-01-10T09:00:00"))
-    engram.remember("一天喝多少水才算够？", at=at("2024-02-10T09:00:00"))
-    engram.remember("黑咖啡实在喝不动了太苦，最近都改喝燕麦拿铁了", at=at("2024-04-10T09:00:00"))
-    found = results(engram, "我这阵子每天喝的是哪种咖啡？")
-    assert "燕麦拿铁" in found[0].unit.content
-    assert not by_text(found, "美式").valid
-
-
-def test_a_commute_by_a_new_mode_ends_the_old_one(engram):
-    engram.remember("driving to work on the 405 is killing me, 70 min each way", at=at("2024-01-10T09:00:00"))
-    engram.remember("need work shoes that don't wreck my feet", at=at("2024-02-10T09:00:00"))
-    engram.remember("we moved to the island!! so now it's the ferry into the city every morning",
-                    at=at("2024-04-10T09:00:00"))
-    found = results(engram, "how do i get to work nowadays?")
-    assert "ferry" in found[0].unit.content
-    assert not by_text(found, "405").valid
+@pytest.mark.parametrize("said, question, first, old, why", [
+    pytest.param(  # a closing ends even a word that named no value
+        [("smoking like a pack a day these days, exams are brutal", "2024-01-10"),
+         ("how do i get smoke smell out of a jacket?", "2024-02-10"),
+         ("two months without a single cigarette, i think i can say i quit", "2024-04-10")],
+        "am i still a smoker?", "quit", "a pack a day", "user.smoking", id="a-closing-ends-every-earlier-word"),
+    pytest.param(  # and when nothing holds now, what it ended is still shown as history
+        [("4 espressos a day minimum, basically powered by beans", "2024-01-10"),
+         ("coffee table book ideas for a gift?", "2024-02-10"),
+         ("palpitations again, so that's it: no more caffeine for me", "2024-04-10")],
+        "what do i drink these days?", None, "espressos", "user.drink_preference", id="nothing-holds-now"),
+    pytest.param(  # a passing mention of an earlier value, once a new one answers
+        [("my Prius just hit 150k miles, she's a trooper", "2024-01-10"),
+         ("car seat recs for a 2 year old?", "2024-02-10"),
+         ("traded in the old hybrid today, drove home in a used RAV4, the trunk space omg", "2024-04-10")],
+        "What am I driving currently?", "RAV4", "Prius", "user.car", id="a-passing-mention"),
+    pytest.param(  # news with its subject dropped is the user's word
+        [("finally paid off the Civic!! no more car payments", "2022-09-03"),
+         ("how often should I rotate my tires", "2022-11-15"),
+         ("traded the honda in last weekend and now i'm driving a used Model 3", "2023-03-06")],
+        "what car am I driving these days?", "Model 3", "Civic", None, id="news-with-its-subject-dropped"),
+    pytest.param(  # so is a Chinese turn, whose subject is dropped as a rule
+        [("早上一杯美式续命，不然开会直接睡着", "2024-01-10"),
+         ("一天喝多少水才算够？", "2024-02-10"),
+         ("黑咖啡实在喝不动了太苦，最近都改喝燕麦拿铁了", "2024-04-10")],
+        "我这阵子每天喝的是哪种咖啡？", "燕麦拿铁", "美式", None, id="a-chinese-turn"),
+    pytest.param(  # a commute by a new mode ends the old one
+        [("driving to work on the 405 is killing me, 70 min each way", "2024-01-10"),
+         ("need work shoes that don't wreck my feet", "2024-02-10"),
+         ("we moved to the island!! so now it's the ferry into the city every morning", "2024-04-10")],
+        "how do i get to work nowadays?", "ferry", "405", None, id="a-commute-by-a-new-mode"),
+])
+def test_the_users_earlier_word_on_a_replaced_or_closed_value_is_history(engram, said, question, first, old, why):
+    for text, day in said:
+        engram.remember(text, at=at(f"{day}T09:00:00"))
+    found = results(engram, question)
+    assert first is None or first in found[0].unit.content
+    earlier = by_text(found, old)
+    assert not earlier.valid and (why is None or f"earlier word on {why}" in earlier.why)
 
 
 @pytest.mark.parametrize("clause, kinds", [
