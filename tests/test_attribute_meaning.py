@@ -264,6 +264,7 @@ def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     ("smoking like half a pack a day rn, work is insane", {"smoking"}),
     ("3 flat whites a day minimum, send help", {"drink_preference"}),
     ("wine night again, pinot grigio is my weakness lol", {"drink_preference"}),
+    ("I'm basically living on lattes at the moment", {"drink_preference"}),  # a drink in the plural
     ("we moved last month, so now it's the ferry into town every morning", {"commute"}),
     ("my mazda3 makes this clicking noise when i turn left", {"car"}),
     ("picked up the new truck today!!! so happy", {"car"}),
