@@ -77,11 +77,13 @@ ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{
 
 @dataclass(frozen=True)
 class Replaced:
-    """An attribute that holds one value at a time whose latest word, said at `since`, answers the question; its
-    message ids are `answered`."""
+    """An attribute whose word said at `since` (message ids `answered`) ended what came before: the latest word on an
+    attribute that holds one value at a time, or, on one that holds many, a word that the `kinds` named left ("the pup
+    went to live w my parents")."""
     attribute: str
     since: float
     answered: frozenset[int]
+    kinds: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -275,7 +277,23 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
             if pick:
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
+        if pick and not asks_before and attribute in HOLDS_MANY:
+            replaced += _kinds_that_left(parts, attribute, timeline)
     return history, earlier, replaced
+
+
+def _kinds_that_left(parts: RecallParts, attribute: str, timeline: list[tuple[float, int, bool]]) -> list[Replaced]:
+    """The user's words on an attribute that holds many values that say a kind of them left ("the pup went to live w
+    my parents … but we picked up a grey tabby"): what they ended is the earlier words on that kind only."""
+    from .extract.value_types import kinds_that_left
+
+    units = parts.store.memories_by_id([memory_id for _, memory_id, _ in timeline])
+    found = []
+    for said_at, memory_id, _ in timeline:
+        kinds = kinds_that_left(units[memory_id].content) if memory_id in units else set()
+        if kinds:
+            found.append(Replaced(attribute, said_at, frozenset(parts.index.same_message(memory_id)), frozenset(kinds)))
+    return found
 
 
 def names_a_value(text: str, attribute: str) -> bool:
@@ -306,7 +324,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     their first-person statements, their news with the subject dropped ("finally paid off the Civic!!"), and in
     Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask."""
     from .extract.attributes import STATEMENT_MARK  # the statement rules, compiled only when needed
-    from .extract.value_types import NAMED_VALUES, value_classes
+    from .extract.value_types import NAMED_VALUES, kinds_named, value_classes
 
     if not replaced:
         return {}
@@ -323,7 +341,8 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
         said_at = index.attrs(unit.id)[1]
         for word in replaced:
             if said_at < word.since and unit.id not in word.answered and (
-                    word.attribute in value_classes(unit.content)
+                    kinds_named(unit.content) & word.kinds if word.kinds
+                    else word.attribute in value_classes(unit.content)
                     or word.attribute in NAMED_VALUES and NAMED_VALUES[word.attribute].search(unit.content)):
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break

@@ -100,6 +100,12 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
          ("need work shoes that don't wreck my feet", "2024-02-10"),
          ("we moved to the island!! so now it's the ferry into the city every morning", "2024-04-10")],
         "how do i get to work nowadays?", "ferry", "405", None, id="a-commute-by-a-new-mode"),
+    pytest.param(  # of the pets, which hold many at a time, only the kind that left
+        [("we adopted a beagle from the shelter!! his name is Biscuit", "2023-01-14"),
+         ("how often should a pet see the vet?", "2023-02-02"),
+         ("sad news, the pup went to live with my parents on their farm, but we picked up a grey tabby called Pickle",
+          "2023-08-09")],
+        "what's my pet's name now?", "Pickle", "Biscuit", "user.pet", id="a-pet-that-left"),
 ])
 def test_the_users_earlier_word_on_a_replaced_or_closed_value_is_history(engram, said, question, first, old, why):
     for text, day in said:
@@ -108,6 +114,19 @@ def test_the_users_earlier_word_on_a_replaced_or_closed_value_is_history(engram,
     assert first is None or first in found[0].unit.content
     earlier = by_text(found, old)
     assert not earlier.valid and (why is None or f"earlier word on {why}" in earlier.why)
+
+
+@pytest.mark.parametrize("text, kinds", [
+    ("the pup went to live w my parents on their farm 😢 but we picked up a grey tabby", {"dog"}),
+    ("猫送回老家给我妈养了。我这边新接了只柯基", {"cat"}),
+    ("our old cat died last week, we're heartbroken", {"cat"}),
+    ("we picked up a grey tabby from the rescue", set()),
+    ("my catalogue of dog photos died with my old laptop", set()),
+])
+def test_a_pet_that_left_is_known_by_its_kind(text, kinds):
+    from memory.extract.value_types import kinds_that_left
+
+    assert kinds_that_left(text) == kinds
 
 
 @pytest.mark.parametrize("clause, kinds", [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["DIET", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS", "VALUE_VERBS", "Switch",
+           "kinds_named", "kinds_that_left",
            "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
 _B = r"(?<![\w-])"  # a word start that a hyphenated compound does not hide
@@ -125,6 +126,36 @@ VALUE_VERBS: dict[str, tuple[str, str]] = {
               r"|spare time|free time|for fun|hobby", r"迷上|爱上|喜欢上|开始|玩|练|业余|周末|爱好"),
 }
 _VERB_PATTERNS = {name: (re.compile(rf"\b(?:{en})\b", re.I), re.compile(zh)) for name, (en, zh) in VALUE_VERBS.items()}
+
+
+# The kinds of a value that holds many at a time (pets): "the pup went to live with my parents" ends the beagle, not the
+# tabby adopted the same day
+_KIND_WORDS = (
+    ("dog", r"dog|doggo|pup|puppy|puppies|retriever|terrier|labrador|poodle|beagle|spaniel|collie|sheepdog|dachshund"
+            r"|pug|husky|chihuahua|greyhound|whippet|lurcher|corgi", r"狗|柯基|金毛|泰迪|哈士奇|柴犬|拉布拉多|边牧|博美"),
+    ("cat", r"cat|kitten|kitty|tabby|moggy", r"猫|布偶|英短"),
+    ("rabbit", r"rabbit|bunny|bunnies", r"兔"),
+    ("bird", r"parrot|budgie|cockatiel|canary", r"鹦鹉"),
+)
+_KINDS = {name: re.compile(rf"{_B}(?:{en}){_E}|{zh}", re.I) for name, en, zh in _KIND_WORDS}
+_LEFT_EN = (r"went to live (?:with|w)\b|(?:lives?|living) (?:with|w) my \w+ now|(?:was |got )?rehomed|passed away|died"
+            r"|(?:was |got )?put down|(?:is |has )?gone to a new home")
+# the kind is what left: "the pup went to live w my parents", "猫送回老家了", "把猫送人了" (not "my catalogue of dog photos died")
+_LEFT = {name: re.compile(rf"{_B}(?:{en}){_E}\s+(?:(?:has|had|was|just|finally|sadly|actually)\s+)*(?:{_LEFT_EN})"
+                          rf"|(?:rehomed|gave away|given away)\s+(?:the|our|my)\s+(?:\w+\s+)?(?:{en}){_E}"
+                          rf"|(?:{zh})(?:已经|被|也)?(?:送回|送走|送人|送给|去世|走了|没了)|把[^，。]{{0,4}}(?:{zh})[^，。]{{0,2}}送", re.I)
+         for name, en, zh in _KIND_WORDS}
+
+
+def kinds_that_left(text: str) -> set[str]:
+    """The kinds of pet a message says left the user ("the pup went to live w my parents … but we picked up a grey
+    tabby" → dog; "猫送回老家给我妈养了" → cat)."""
+    return {kind for kind, pattern in _LEFT.items() if pattern.search(text)}
+
+
+def kinds_named(text: str) -> set[str]:
+    """The kinds of pet a text names."""
+    return {kind for kind, pattern in _KINDS.items() if pattern.search(text)}
 
 
 def held_classes(clause: str) -> list[str]:
