@@ -340,10 +340,12 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
             continue
         said_at = index.attrs(unit.id)[1]
         for word in replaced:
-            if said_at < word.since and unit.id not in word.answered and (
-                    kinds_named(unit.content) & word.kinds if word.kinds
-                    else word.attribute in value_classes(unit.content)
-                    or word.attribute in NAMED_VALUES and NAMED_VALUES[word.attribute].search(unit.content)):
+            if word.kinds:  # a pet that left: the earlier words on its kind
+                names = bool(kinds_named(unit.content) & word.kinds)
+            else:
+                names = word.attribute in value_classes(unit.content) or (
+                    word.attribute in NAMED_VALUES and NAMED_VALUES[word.attribute].search(unit.content) is not None)
+            if names and said_at < word.since and unit.id not in word.answered:
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break
     return found
