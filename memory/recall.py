@@ -324,7 +324,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     their first-person statements, their news with the subject dropped ("finally paid off the Civic!!"), and in
     Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask."""
     from .extract.attributes import STATEMENT_MARK  # the statement rules, compiled only when needed
-    from .extract.value_types import NAMED_VALUES, kinds_named, value_classes
+    from .extract.value_types import kinds_named, value_classes
 
     if not replaced:
         return {}
@@ -343,8 +343,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
             if word.kinds:  # a pet that left: the earlier words on its kind
                 names = bool(kinds_named(unit.content) & word.kinds)
             else:
-                names = word.attribute in value_classes(unit.content) or (
-                    word.attribute in NAMED_VALUES and NAMED_VALUES[word.attribute].search(unit.content) is not None)
+                names = word.attribute in value_classes(unit.content)
             if names and said_at < word.since and unit.id not in word.answered:
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break

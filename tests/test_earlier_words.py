@@ -100,6 +100,11 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
          ("need work shoes that don't wreck my feet", "2024-02-10"),
          ("we moved to the island!! so now it's the ferry into the city every morning", "2024-04-10")],
         "how do i get to work nowadays?", "ferry", "405", None, id="a-commute-by-a-new-mode"),
+    pytest.param(  # a value that names its class wherever it is said: a network
+        [("my verizon bill was $92 again this month, ugh", "2024-01-10"),
+         ("my phone screen cracked, any cheap repair shops?", "2024-02-10"),
+         ("finally switched carriers, ported my number over to Mint Mobile", "2024-04-10")],
+        "Which carrier am I with now?", "Mint Mobile", "verizon", "user.mobile_network", id="a-named-value-in-passing"),
     pytest.param(  # of the pets, which hold many at a time, only the kind that left
         [("we adopted a beagle from the shelter!! his name is Biscuit", "2023-01-14"),
          ("how often should a pet see the vet?", "2023-02-02"),
