@@ -171,7 +171,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
     no_longer.update(_earlier_mentions(index, replaced, [units[c.memory_id] for c in top if c.memory_id in units],
-                                       keep, no_longer))
+                                       no_longer))
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
                              c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
@@ -316,7 +316,7 @@ def names_a_value(text: str, attribute: str) -> bool:
     return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
 
 
-def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit], keep,
+def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit],
                       known: dict[int, str]) -> dict[int, str]:
     """The results that are the user's own words from before a replacing latest word and name another value of its
     attribute in passing ("my Prius just hit 150k miles" once "drove home in a used RAV4" answers "what am I driving
@@ -328,14 +328,15 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
 
     if not replaced:
         return {}
-    statements = _statement_mask(index, keep)
-    ids = [u.id for u in shown]
+    ids = [u.id for u in shown]  # the results, already under `keep`: their marks, not a pass over every row
+    said = index.holding(f"{STATEMENT_MARK}said", ids) | index.holding(f"{STATEMENT_MARK}said~no", ids)
     told = index.holding(f"{STATEMENT_MARK}told", ids) | index.holding(f"{STATEMENT_MARK}told~no", ids)
-    not_told = index.holding(ASKS_MARK, ids) | index.holding(OTHERS_MARK, ids) | index.holding(ASSISTANT_MARK, ids)
+    others = index.holding(OTHERS_MARK, ids)
+    not_told = index.holding(ASKS_MARK, ids) | others | index.holding(ASSISTANT_MARK, ids)
     found: dict[int, str] = {}
     for unit in shown:
         chinese_turn = unit.type == "chat_turn" and HAN_CHAR.search(unit.content) and unit.id not in not_told
-        own = index.kept(unit.id, statements) or unit.id in told or chinese_turn
+        own = unit.id in said and unit.id not in others or unit.id in told or chinese_turn
         if unit.id in known or unit.value is not None or not own:
             continue
         said_at = index.attrs(unit.id)[1]

@@ -32,10 +32,8 @@ LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandar
 NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
-# the way to work: a mode of travel ("driving to work on the 405 is killing me")
-COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|bus|train|tram|tube|metro|subway|ferry|e-?bik(?:e|es|ing)|bik(?:e|es|ing)"
-                r"|bicycle|cycl(?:e|ing)"
-                r"|scooter|walk(?:ing)?|car ?pool(?:ing)?|on foot")
+# the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
+COMMUTE_MODE = r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling"
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})\b", re.I)
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
                                     ("commute", COMMUTE_MODE))}
