@@ -61,6 +61,18 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def helper_peak_rss_mb() -> float:
+    """Peak RSS of Engram's NER helper process while it runs (a second process beside the worker's own)."""
+    from memory.extract.ner_helper import helper_pid
+
+    pid = helper_pid()
+    try:
+        status = Path(f"/proc/{pid}/status").read_text() if pid else ""
+    except OSError:
+        return 0.0
+    return next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmHWM:")), 0.0)
+
+
 def turn_text(message) -> str:
     """What a turn says, as Engram indexes it: the speaker's name first."""
     return f"{message.speaker}: {message.content}" if message.speaker else message.content
@@ -179,11 +191,13 @@ class Bm25:
 class EngramSide:
     def __init__(self, embedder, scratch: Path) -> None:
         self.embedder, self.scratch, self.eng = embedder, scratch, None
+        self.helper_rss_mb = 0.0
 
     def index_turns(self, name: str, messages) -> int:
         self.eng = Engram(self.scratch / name, embedder=self.embedder)
         self.eng.import_messages(messages)
         self.eng.graph()
+        self.helper_rss_mb = max(self.helper_rss_mb, helper_peak_rss_mb())
         return len(messages)
 
     def search(self, query: str, k: int) -> list[str]:
@@ -351,6 +365,7 @@ def worker(system: str, task: str, data: Path, conversations: int | None, embedd
             result.update(locomo_task(side, data, conversations, label))
         else:
             result.update(vault_task(side, data, label))
+        result["helper_rss_mb"] = getattr(side, "helper_rss_mb", 0.0)
     out.write_text(json.dumps(result), encoding="utf-8")
 
 
@@ -415,6 +430,10 @@ def print_locomo(results: dict[str, dict], baseline: str) -> None:
               f"| {result['peak_rss_mb']:.0f} | {ratio(result['peak_rss_mb'], results[baseline]['peak_rss_mb'])} "
               f"| {result['load_s']:.1f} | {result['rss_loaded_mb']:.0f} | {recalls} | {ratio(row['recall'][1], base['recall'][1])} "
               f"| {row['p50']:.1f} | {ratio(row['p50'], base['p50'])} | {row['p95']:.1f} | {ratio(row['p95'], base['p95'])} |")
+    for system, result in results.items():
+        if result.get("helper_rss_mb"):
+            print(f"\n{system}'s NER helper process (a second process during chat imports): peak RSS "
+                  f"{result['helper_rss_mb']:.0f} MB, beside the {result['peak_rss_mb']:.0f} MB above.")
     categories = sorted({q["category"] for q in any_result["questions"]})
     print("\nR@10 by question category:\n")
     print("| system | " + " | ".join(f"{c} (n={sum(q['category'] == c for q in any_result['questions'])})"

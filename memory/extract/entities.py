@@ -11,8 +11,9 @@ from typing import Any, Iterable, Iterator
 
 from ..model import ExtractedEntity
 from .han import HAN, HAN_CHAR, HAN_RUN, WIDE, jieba_module
+from .ner_helper import shared_ner
 
-__all__ = ["KnownNames", "find_entities", "prefetch_entities"]
+__all__ = ["KnownNames", "find_entities", "ner_rows", "prefetch_entities"]
 
 log = logging.getLogger(__name__)
 
@@ -244,18 +245,26 @@ def _ner_segments(text: str) -> list[re.Match[str]]:
     return [m for m in _LATIN_SEGMENT.finditer(text) if _HAS_WORD.search(m.group())]
 
 
-def _run_ner(segments: list[str]) -> None:
-    """spaCy NER over many segments in one batched pass, results cached by segment text."""
-    todo = list(dict.fromkeys(s for s in segments if s not in _NER_CACHE))
+def ner_rows(segments: list[str]) -> list[list[tuple[int, int, str, str]]]:
+    """spaCy NER over segments in one batched pass: each segment's entities (start, end, label, text)."""
     nlp = _ner_pipeline()
-    if not todo or nlp is None:
-        return
+    if nlp is None:
+        return [[] for _ in segments]
     with _NLP_LOCK:
-        docs = list(nlp.pipe(todo, batch_size=64))
+        return [[(e.start_char, e.end_char, e.label_, e.text) for e in doc.ents]
+                for doc in nlp.pipe(segments, batch_size=64)]
+
+
+def _run_ner(segments: list[str]) -> None:
+    """NER over many segments (a big batch shared with a helper process), results cached by segment text."""
+    todo = list(dict.fromkeys(s for s in segments if s not in _NER_CACHE))
+    if not todo or _ner_pipeline() is None:
+        return
+    rows = shared_ner(todo, ner_rows)
+    with _NLP_LOCK:
         if len(_NER_CACHE) + len(todo) > _NER_CACHE_LIMIT:
             _NER_CACHE.clear()
-        for segment, doc in zip(todo, docs):
-            _NER_CACHE[segment] = [(e.start_char, e.end_char, e.label_, e.text) for e in doc.ents]
+        _NER_CACHE.update(zip(todo, rows))
 
 
 def prefetch_entities(texts: Iterable[str]) -> None:
