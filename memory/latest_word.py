@@ -9,8 +9,11 @@ runs for a question in the first person and the present ("do I", "what's my", "n
 question about before or about a past period; a statement that only closes a value ("sold the
 Peloton") comes first only for a yes/no question ("do I still have my Peloton?").
 
-How close "the same thing" is belongs to one embedding model: with any other the stage stays silent,
-and so it does for Chinese, which the model does not read (unrelated Chinese sentences score 0.6-0.9).
+How close "the same thing" is belongs to one embedding model: with any other the stage stays silent.
+Chinese, which the model does not read (unrelated Chinese sentences score 0.6-0.9), is read by its words:
+the question's topic words (jieba's words of two characters or more that are not words of time, asking or
+intent: "我还在学吉他吗" → 吉他) pick the user's own turns among the candidates that hold one, and the latest
+of those goes above the best match when said after it: "吉他班不去了" over "报了个吉他班".
 """
 from __future__ import annotations
 
@@ -18,7 +21,10 @@ import re
 
 import numpy as np
 
+from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR
+from .extract.relations import ASKS_MARK, OTHERS_MARK
+from .model import ASSISTANT_MARK
 from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH
 
 __all__ = ["LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores"]
@@ -42,6 +48,10 @@ _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|first|initially|last (?:yea
 # asks about everything said in it, not about the latest word
 _PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\bin total\b|\baltogether\b"
                      r"|\bthis (?:year|month|week)\b|\bhow (?:many|often)\b.*\b(?:have|did) (?:i|we)\b", re.I)
+# Chinese words of time, asking and intent: never what a question is about
+_NOT_TOPICS_ZH = frozenset(
+    "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
+    "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|吗[？?]?\s*$", re.I)
 
 
@@ -64,9 +74,12 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     found each) that carry the user's latest statement on the best match's topic: above the best match.
     Empty when none is later, close enough and relevant, or when `settled` (the best match is a slot
     rule's answer for a class whose statements that rule reads: it is the latest word already)."""
+    if settled or len(ids) < 2 or not asks_present_state(question):
+        return {}
+    if HAN_CHAR.search(question):
+        return _latest_by_topic_words(index, ids, scores, rules, question)
     threshold = SAME_TOPIC.get(embedder_name)
-    if (threshold is None or settled or len(ids) < 2 or not asks_present_state(question)
-            or HAN_CHAR.search(question)):
+    if threshold is None:
         return {}
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
     told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=asks_yes_no(question))
@@ -84,6 +97,40 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
             raised[sibling] = anchor_score
         anchor = later
     return raised
+
+
+def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: list[bool],
+                           question: str) -> dict[int, float]:
+    """A Chinese question: the latest of the user's own turns among the candidates that hold one of its topic
+    words (those holding the most of them), raised above the best match when said after it."""
+    topics = {word for word in tokenize_for_search(question)
+              if len(word) > 1 and HAN_CHAR.search(word) and word not in _NOT_TOPICS_ZH}
+    if not topics:
+        return {}
+    window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
+    plain = [score for _, score, rule in window if not rule]
+    floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
+    relevant = [memory_id for memory_id, score, _ in window if score >= floor]
+    own = _own_turns(index, relevant, yes_no=asks_yes_no(question))
+    holders = [index.holding(word, own) for word in topics]
+    held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
+    most = max(held.values(), default=0)
+    on_topic = [memory_id for memory_id, count in held.items() if count == most and count > 0]
+    latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
+    best = index.attrs(ids[0])
+    if latest is None or latest == ids[0] or best is None or index.attrs(latest)[1] <= best[1]:
+        return {}  # an older word on the topic never goes above a later best match, which may say it anew
+    return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}
+
+
+def _own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:
+    """The user's own chat turns and profile memories among `memory_ids`: not a turn that asks, tells of
+    someone else or is the assistant's; one that only closes a value only for a yes/no question."""
+    kept = [m for m in memory_ids if index.is_type(m, "chat_turn") or index.is_type(m, "user_profile")]
+    not_own = index.holding(ASKS_MARK, kept) | index.holding(OTHERS_MARK, kept) | index.holding(ASSISTANT_MARK, kept)
+    if not yes_no:
+        not_own |= index.holding("§said~no", kept) | index.holding("§told~no", kept)
+    return [m for m in kept if m not in not_own and index.attrs(m) is not None]
 
 
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],

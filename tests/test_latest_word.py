@@ -88,3 +88,25 @@ def test_a_statement_with_its_subject_dropped_is_marked_told_without_a_topic():
     assert statement_topics("The high street is dying.") == []
     assert statement_topics("Training for the half marathon now, long runs of 16k.") == [("told", False)]
     assert statement_topics("Evening walks are getting darker.") == []  # a noun in -ing is no news
+
+
+def test_a_chinese_question_puts_the_latest_own_turn_holding_its_topic_word_first(engram):
+    """MiniLM does not read Chinese: the topic is the question's word (吉他), and the user's latest turn holding
+    it comes first, above the earlier one and above a question the user asked before it."""
+    engram.remember("吉他入门一般要学多久？", at=at("2024-02-20T09:00:00"))
+    engram.remember("报了个吉他班，每周六上课，终于开始学乐器了", at=at("2024-03-01T09:00:00"))
+    engram.remember("手指长茧一般要多久", at=at("2024-04-10T09:00:00"))
+    engram.remember("吉他班不去了，手指疼得受不了，学费也不退，算了算了", at=at("2024-06-01T09:00:00"))
+    result = engram.recall("我还在学吉他吗？", as_of=at("2025-01-01T00:00:00"))
+    assert "吉他班不去了" in result.results[0].unit.content
+    assert "报了个吉他班" in " ".join(r.unit.content for r in result.results[1:])
+    assert "吉他班不去了" in top(engram, "我现在还在上吉他课吗？")
+
+
+def test_a_chinese_word_on_the_topic_never_goes_above_a_later_best_match(engram):
+    """The later best match may say it anew in words of its own (全飞秒, no 眼镜): the older turn holding the
+    question's word stays below it."""
+    engram.remember("眼镜又被我压歪了，近视600度不戴啥也看不见", at=at("2024-02-01T09:00:00"))
+    engram.remember("全飞秒做完一个月了！现在起床第一眼就能看清天花板，感觉像换了双眼睛", at=at("2024-07-01T09:00:00"))
+    engram.remember("防蓝光眼镜到底有没有用", at=at("2024-08-01T09:00:00"))
+    assert "全飞秒" in top(engram, "我现在还需要戴眼镜吗？")
