@@ -2,12 +2,12 @@
 
 On a machine with two or more cores, a batch of at least `MIN_SEGMENTS` segments is cut into chunks that
 this process takes from the front while a helper process takes them from the back, each running the same
-pipeline (its results are the same in either process). The helper is a plain `python -m` child (`ner_worker`) that talks
-over two pipes of its own (so no script of the caller's is imported again, as `multiprocessing`'s spawn
-would), started on the first big batch; it stays while batches keep coming and stops `IDLE_SECONDS` after
-the last one, or when this process ends (its input pipe closes). If it cannot start or fails, what it had
-not finished runs here and no helper is tried again in this process. `ENGRAM_NER_HELPER=off` keeps all NER
-in this process.
+pipeline (its results are the same in either process). The helper is a plain `python -m` child
+(`ner_worker`) that talks over two pipes of its own (so no script of the caller's is imported again, as
+`multiprocessing`'s spawn would), started on the first big batch; it stays while batches keep coming and
+stops `IDLE_SECONDS` after the last one, or when this process ends (its input pipe closes). If it cannot
+start or fails, what it had not finished runs here and no helper is tried again in this process.
+`ENGRAM_NER_HELPER=off` keeps all NER in this process.
 """
 from __future__ import annotations
 
@@ -65,6 +65,10 @@ class _Helper:
                 [sys.executable, "-m", "memory.extract.ner_worker", str(to_child_r), str(from_child_w)],
                 pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 env=env, close_fds=True)
+        except OSError:
+            os.close(to_child_w)
+            os.close(from_child_r)
+            raise
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
