@@ -38,6 +38,12 @@ HOP_MAX_ADDED = 5
 CONFIDENT_COVERAGE = 0.6
 SCORE_SCALE = 1.0 / (1.0 + VECTOR_WEIGHT)  # a row ranked first by both retrievers scores 1.0
 LEAST_MEANING = 1e-6  # what the memory least like the question gets by meaning (it ranks last, but is found)
+# The min-max floor of cosine never sits above this: in a store of a few memories (a new user's) the least similar
+# one is near the best, and stretching that small gap over the whole range gave a third person's sentence at cosine
+# 0.33 the whole vector weight and the user's own at 0.26 almost none (against 0: 1.0 and 0.79). Cosine 0 says
+# nothing, for any embedder; a Chinese question keeps the store's own floor (MiniLM puts unrelated Chinese sentences
+# at 0.6-0.9).
+UNRELATED_COSINE = 0.0
 
 HISTORY_DISCOUNT = 0.2
 _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*")  # a capital not opening a sentence
@@ -152,7 +158,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     _rule_ids(index, [t for t in terms if t not in asked_words], keep, candidates)  # "2024" is a year, "BBC" a name, not ids
     _rule_names(parts, query, as_of, candidates)
     pool = _fuse(index, candidates, index.bm25_rows(terms, keep, CANDIDATES),
-                 index.cosine_rows(query_vector, keep, CANDIDATES))
+                 index.cosine_rows(query_vector, keep, CANDIDATES),
+                 unrelated=None if HAN_CHAR.search(query) else UNRELATED_COSINE)
     about_user = _about_user(query)
     ranked = _rerank(index, pool, then or as_of, asked, named=sorted(asked_words) if before_named else [],
                      about_user=about_user,
@@ -526,9 +533,10 @@ class Pool:
 
 
 def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[np.ndarray, np.ndarray],
-          meaning_hits: tuple[np.ndarray, np.ndarray, float]) -> Pool:
+          meaning_hits: tuple[np.ndarray, np.ndarray, float], *, unrelated: float | None = None) -> Pool:
     """The rules' candidates, then BM25's, then the vectors', once each in that order, with the fused score:
-    rule bonus + bm25/max(bm25) + VECTOR_WEIGHT × min-max cosine. A rule's memory the index lacks scores 0."""
+    rule bonus + bm25/max(bm25) + VECTOR_WEIGHT × min-max cosine, the floor no higher than `unrelated` when given.
+    A rule's memory the index lacks scores 0."""
     rule_ids = [memory_id for memory_id in rules if index.has(memory_id)]
     rule_rows = np.array([index.row_of[memory_id] for memory_id in rule_ids], dtype=np.int64)
     keyword_rows, keyword_scores = keyword_hits
@@ -551,6 +559,7 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
     cosine = np.full(len(rows), np.nan)
     if len(meaning_rows):
         similarities = similarities.astype(np.float64)
+        floor = floor if unrelated is None else min(floor, unrelated)
         span = similarities[0] - floor
         if span > 0:  # the store's least similar memory would score 0 and be dropped: in a store of a few
             # memories it may be the only one that answers, so it keeps the smallest score instead

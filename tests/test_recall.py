@@ -300,3 +300,14 @@ def test_a_recalled_memory_shows_its_entities_with_their_qualifiers_and_new_ones
     shown = {r.unit.content: r.unit.entities for r in eng.recall("Northwind invoice Dmitri").results}
     met = shown["Carol from Finance met Dmitri Volkov about the Northwind invoice."]
     assert "Dmitri Volkov" in met and "Carol@Finance" in met
+
+
+def test_in_a_small_store_a_small_gap_in_cosine_is_not_the_whole_difference(minilm_engram):
+    """A new user's store holds a few memories: the least similar is then close to the best, and a min-max over
+    them alone made a small gap in cosine the whole difference, so a question the user once asked outranked their
+    own word on their home. The floor is at most cosine 0, as in a big store."""
+    minilm_engram.remember("my neighbour's house has a huge garden, so jealous", at=at("2024-05-01T09:00:00"))
+    minilm_engram.remember("our flat's up on the 12th floor, the lift is always broken", at=at("2024-05-02T09:00:00"))
+    minilm_engram.remember("how tall is the tallest building in london?", at=at("2024-05-03T09:00:00"))
+    result = minilm_engram.recall("How high up is my home?", as_of=at("2024-06-01T00:00:00"))
+    assert "12th floor" in result.results[0].unit.content
