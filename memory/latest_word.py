@@ -27,7 +27,7 @@ from .extract.relations import ASKS_MARK, OTHERS_MARK
 from .model import ASSISTANT_MARK
 from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH
 
-__all__ = ["LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores"]
+__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -40,6 +40,7 @@ RELEVANT_SHARE = 0.2  # a later statement must score this share of the best matc
 WINDOW = 10  # candidates read after the best match
 HOPS = 3  # an update of an update: A → B → C
 LATEST_WORD = "the latest word on the topic of the best match"  # why a memory was raised
+EARLIER_ON_TOPIC = "earlier word on the topic of the latest"  # why a memory is history
 
 # Past tense and periods, beyond the slot rules' cues for "before"
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|first|initially|last (?:year|month|week|time)"
@@ -69,44 +70,48 @@ def asks_yes_no(question: str) -> bool:
 
 
 def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
-                       embedder_name: str, *, settled: bool = False) -> dict[int, float]:
+                       embedder_name: str, *, settled: bool = False) -> tuple[dict[int, float], set[int]]:
     """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
-    found each) that carry the user's latest statement on the best match's topic: above the best match.
-    Empty when none is later, close enough and relevant, or when `settled` (the best match is a slot
-    rule's answer for a class whose statements that rule reads: it is the latest word already)."""
+    found each) that carry the user's latest statement on the best match's topic: above the best match; and
+    the user's own earlier statements on that topic which the latest word leaves behind (the history of a
+    question about now). Empty when none is later, close enough and relevant, or when `settled` (the best
+    match is a slot rule's answer for a class whose statements that rule reads: it is the latest word already)."""
     if settled or len(ids) < 2 or not asks_present_state(question):
-        return {}
+        return {}, set()
     if HAN_CHAR.search(question):
         return _latest_by_topic_words(index, ids, scores, rules, question)
     threshold = SAME_TOPIC.get(embedder_name)
     if threshold is None:
-        return {}
+        return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
     told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=asks_yes_no(question))
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
-    anchor, anchor_score, raised = ids[0], scores[0], {}
+    anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index)
     for _ in range(HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold)
         if later is None:
             break
+        if _own_turns(index, [anchor], yes_no=True):  # the user's own word, left behind
+            passed.update(index.same_message(anchor))
         anchor_score *= 1.05
         for sibling in index.same_message(later):  # a turn and the value read from it count once
             raised[sibling] = anchor_score
         anchor = later
-    return raised
+    return raised, passed - set(raised)
 
 
 def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: list[bool],
                            question: str) -> dict[int, float]:
     """A Chinese question: the latest of the user's own turns among the candidates that hold one of its topic
-    words (those holding the most of them), raised above the best match when said after it."""
+    words (those holding the most of them), raised above the best match when said after it; the user's earlier
+    turns holding a topic word are left behind by it."""
     topics = {word for word in tokenize_for_search(question)
               if len(word) > 1 and HAN_CHAR.search(word) and word not in _NOT_TOPICS_ZH}
     if not topics:
-        return {}
+        return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
@@ -117,10 +122,16 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     most = max(held.values(), default=0)
     on_topic = [memory_id for memory_id, count in held.items() if count == most and count > 0]
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
+    if latest is None:
+        return {}, set()
+    said_at = index.attrs(latest)[1]
+    passed = {m for m, count in held.items() if count and index.attrs(m)[1] < said_at} - set(index.same_message(latest))
     best = index.attrs(ids[0])
-    if latest is None or latest == ids[0] or best is None or index.attrs(latest)[1] <= best[1]:
-        return {}  # an older word on the topic never goes above a later best match, which may say it anew
-    return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}
+    if latest == ids[0]:
+        return {}, passed
+    if best is None or said_at <= best[1]:
+        return {}, set()  # an older word on the topic never goes above a later best match, which may say it anew
+    return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}, passed
 
 
 def _own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:

@@ -18,7 +18,7 @@ from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .extract.relations import ASKS_MARK, OTHERS_MARK, names_someone
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
+from .latest_word import EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES,
                     SLOT_PHRASES)
@@ -165,8 +165,9 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                      about_user=about_user,
                      names_someone=about_user and names_someone(query),
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)))
+    left_behind: set[int] = set()
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
-        ranked = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
+        ranked, left_behind = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
     positions = _collapse_turns(index, ranked)
     if AGGREGATE.search(query) and not ELAPSED.search(query):  # a hit from each conversation before a second from one
@@ -179,6 +180,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                             or names_a_value(units[memory_id].content, word.attribute))}
     no_longer.update(_earlier_mentions(index, replaced, [units[c.memory_id] for c in top if c.memory_id in units],
                                        no_longer))
+    no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in left_behind
+                      if memory_id in units and memory_id not in no_longer})
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
                              c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
@@ -686,23 +689,24 @@ def _collapse_turns(index: HybridIndex, ranked: Pool) -> np.ndarray:
 
 
 def _latest_word(index: HybridIndex, ranked: Pool, rules: dict[int, Candidate], query: str,
-                 embedder_name: str) -> Pool:
-    """The user's latest statement on the best match's topic raised above it (`latest_word`); why it was
-    raised is noted with the rules' reasons."""
+                 embedder_name: str) -> tuple[Pool, set[int]]:
+    """The user's latest statement on the best match's topic raised above it (`latest_word`), why it was raised
+    noted with the rules' reasons; and the user's earlier statements on the topic it leaves behind."""
     if not len(ranked.ids):
-        return ranked
+        return ranked, set()
     window = slice(0, WINDOW + 1)
     ids = ranked.ids[window].tolist()
     best = rules.get(ids[0])
-    raised = latest_word_scores(index, ids, ranked.scores[window].tolist(), ranked.rule[window].tolist(), query,
-                                embedder_name, settled=best is not None and best.settled)
+    raised, left_behind = latest_word_scores(index, ids, ranked.scores[window].tolist(),
+                                             ranked.rule[window].tolist(), query, embedder_name,
+                                             settled=best is not None and best.settled)
     if not raised:
-        return ranked
+        return ranked, left_behind
     for position, memory_id in enumerate(ids):
         if memory_id in raised:
             ranked.scores[position] = raised[memory_id]
             rules.setdefault(memory_id, Candidate(memory_id)).why.append(LATEST_WORD)
-    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
+    return ranked.take(np.argsort(-ranked.scores, kind="stable")), left_behind
 
 
 def _candidates(ranked: Pool, positions: np.ndarray, rules: dict[int, Candidate],

@@ -306,6 +306,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # movers, a major, "bumped me up to", "seeing this guy", an "acct"; 搬完家, 在杭州住了, 当牙医, 在新东方教,
     # 每天挤10号线, 开车上班, 约会, 办了张年卡
     ("m018_statement_marks", m008_statement_marks),
+    ("m019_statement_marks", m008_statement_marks),  # 啥 and 咋 ask ("奶茶里的珍珠到底是啥做的啊")
 ]
 
 

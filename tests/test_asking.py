@@ -44,6 +44,10 @@ def test_a_turn_of_phrase_is_no_question():
     assert is_question("要不要带伞") is True
     assert is_question("今天又看了二十几个病人，我在社区医院当牙医") is False  # 几 after a number is a rough count
     assert is_question("你家有几个孩子") is True
+    assert is_question("奶茶里的珍珠到底是啥做的啊") is True  # chat's 啥 and 咋 are 什么 and 怎么
+    assert is_question("这个咋弄啊") is True
+    assert is_question("今天没啥事，躺了一天") is False  # 没啥: nothing much
+    assert is_question("这家店味道不咋样") is False  # 不咋: not very
 
 
 def baking(eng) -> None:

@@ -2,7 +2,7 @@
 import pytest
 
 from memory.extract.attributes import statement_topics
-from memory.latest_word import LATEST_WORD, asks_present_state
+from memory.latest_word import EARLIER_ON_TOPIC, LATEST_WORD, asks_present_state
 from tests.helpers import at
 
 
@@ -99,7 +99,8 @@ def test_a_chinese_question_puts_the_latest_own_turn_holding_its_topic_word_firs
     engram.remember("吉他班不去了，手指疼得受不了，学费也不退，算了算了", at=at("2024-06-01T09:00:00"))
     result = engram.recall("我还在学吉他吗？", as_of=at("2025-01-01T00:00:00"))
     assert "吉他班不去了" in result.results[0].unit.content
-    assert "报了个吉他班" in " ".join(r.unit.content for r in result.results[1:])
+    earlier = next(r for r in result.results[1:] if "报了个吉他班" in r.unit.content)
+    assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why  # left behind by the latest word
     assert "吉他班不去了" in top(engram, "我现在还在上吉他课吗？")
 
 
@@ -110,3 +111,27 @@ def test_a_chinese_word_on_the_topic_never_goes_above_a_later_best_match(engram)
     engram.remember("全飞秒做完一个月了！现在起床第一眼就能看清天花板，感觉像换了双眼睛", at=at("2024-07-01T09:00:00"))
     engram.remember("防蓝光眼镜到底有没有用", at=at("2024-08-01T09:00:00"))
     assert "全飞秒" in top(engram, "我现在还需要戴眼镜吗？")
+
+
+def test_the_users_earlier_word_the_latest_word_leaves_behind_is_history(engram):
+    """"gave up the piano" raised over "piano lesson every thursday …" (the same topic by meaning, said later): the
+    earlier word stays among the results, marked no longer true."""
+    engram.remember("piano lesson every thursday with Mr Okafor, grade 2 pieces are getting hard",
+                    at=at("2024-02-01T09:00:00"))
+    engram.remember("are digital keyboards ok for learning or do you need a real piano?", at=at("2024-03-01T09:00:00"))
+    engram.remember("gave up the piano, could not make thursdays work with the new shifts", at=at("2024-06-01T09:00:00"))
+    result = engram.recall("Do I still take piano lessons?", as_of=at("2025-01-01T00:00:00"))
+    assert "gave up the piano" in result.results[0].unit.content
+    earlier = next(r for r in result.results if "Mr Okafor" in r.unit.content)
+    assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
+
+
+def test_a_chinese_latest_word_leaves_the_users_earlier_turns_on_its_topic_behind(engram):
+    engram.remember("今天又点了两杯奶茶，喜茶yyds", at=at("2024-02-01T09:00:00"))
+    engram.remember("奶茶里的珍珠到底是啥做的啊", at=at("2024-03-01T09:00:00"))
+    engram.remember("戒奶茶第40天！掉了三斤，继续坚持", at=at("2024-06-01T09:00:00"))
+    result = engram.recall("我现在还喝奶茶吗？", as_of=at("2025-01-01T00:00:00"))
+    assert "戒奶茶" in result.results[0].unit.content
+    by_text = {r.unit.content: r for r in result.results}
+    assert not by_text["今天又点了两杯奶茶，喜茶yyds"].valid
+    assert by_text["奶茶里的珍珠到底是啥做的啊"].valid  # a question the user asked is no word of theirs

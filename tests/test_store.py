@@ -218,6 +218,7 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m016_statement_marks", "表妹在学钢琴，考级考到八级了", "§others"),  # a relative, 我 dropped
     ("m017_statement_marks", "how often should I change the oil on an older car?", "§asks"),  # a question of what to do
     ("m018_statement_marks", "smoking like half a pack a day rn, work is insane", "§smoking"),  # a dropped subject
+    ("m019_statement_marks", "电动车上牌要带啥材料", "§asks"),  # chat's 啥 asks
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

@@ -55,7 +55,9 @@ _QUESTION_EN = re.compile(
     re.I,
 )
 # 几 after a number is a rough count, not a question: "看了二十几个病人"
-_QUESTION_ZH = re.compile(r"什么|哪|谁|(?<![十百千万\d])几[个点月号天岁年次]|怎么|怎样|如何|多少|是否|是不是|有没有|为什么|为何|(?:吗|呢|么)\W*$"
+# 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 ("not very")
+_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万\d])几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
+                          r"|为什么|为何|(?:吗|呢|么)\W*$"
                           r"|(?!动)([\u4e00-\u9fff])不\1")  # 要不要, 能不能, 该不该; not 动不动 ("at the slightest")
 
 _ADV = (
