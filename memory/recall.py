@@ -329,12 +329,13 @@ def names_a_value(text: str, attribute: str) -> bool:
 def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit],
                       known: dict[int, str]) -> dict[int, str]:
     """The results that are the user's own words from before a replacing latest word and name another value of its
-    attribute in passing ("my Prius just hit 150k miles" once "drove home in a used RAV4" answers "what am I driving
-    now?"): no statement frame marked them, but the value they name is no longer the user's. The user's words are
+    attribute in passing, by its value nouns or, for a network, a language, a diet or a commute, by name ("my Prius
+    just hit 150k miles" once "drove home in a used RAV4" answers "what am I driving now?", "o2 signal in my flat is
+    zero bars" once "ported my number to Giffgaff" does): no statement frame marked them, but the value they name is no longer the user's. The user's words are
     their first-person statements, their news with the subject dropped ("finally paid off the Civic!!"), and in
     Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask."""
     from .extract.attributes import STATEMENT_MARK  # the statement rules, compiled only when needed
-    from .extract.value_types import kinds_named, value_classes
+    from .extract.value_types import NAMED_VALUES, kinds_named, value_classes
 
     if not replaced:
         return {}
@@ -354,7 +355,8 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
             if word.kinds:  # a pet that left: the earlier words on its kind
                 names = bool(kinds_named(unit.content) & word.kinds)
             else:
-                names = word.attribute in value_classes(unit.content)
+                named = NAMED_VALUES.get(word.attribute)  # a network, a language, a diet by its name
+                names = word.attribute in value_classes(unit.content) or bool(named and named.search(unit.content))
             if names and said_at < word.since and unit.id not in word.answered:
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break

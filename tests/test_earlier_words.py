@@ -105,6 +105,11 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
          ("my phone screen cracked, any cheap repair shops?", "2024-02-10"),
          ("finally switched carriers, ported my number over to Mint Mobile", "2024-04-10")],
         "Which carrier am I with now?", "Mint Mobile", "verizon", "user.mobile_network", id="a-named-value-in-passing"),
+    pytest.param(  # a network by its name only, in a word that is about something else
+        [("o2 signal in my flat is literally zero bars, texting from the window like a weirdo", "2024-01-10"),
+         ("does my friend need a new sim for a month in spain?", "2024-02-10"),
+         ("ported my number to Giffgaff, a tenner a month and it works indoors", "2024-04-10")],
+        "Which mobile network am I on?", "Giffgaff", "o2 signal", "user.mobile_network", id="a-network-by-its-name"),
     pytest.param(  # of the pets, which hold many at a time, only the kind that left
         [("we adopted a beagle from the shelter!! his name is Biscuit", "2023-01-14"),
          ("how often should a pet see the vet?", "2023-02-02"),
