@@ -313,11 +313,8 @@ def names_a_value(text: str, attribute: str) -> bool:
     Chinese words, whose names have no capitals.
     "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
     from .extract.attributes import JOB_WORD
-    from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
 
-    if HAN_CHAR.search(text) or attribute in value_classes(text):
-        return True
-    if attribute in NAMED_VALUES and NAMED_VALUES[attribute].search(text):
+    if HAN_CHAR.search(text) or _names_a_value_of_its_kind(text, attribute):
         return True
     if attribute == "occupation" and (JOB_WORD.search(text) or _SAID_AS_A.search(text)):
         return True
@@ -326,16 +323,25 @@ def names_a_value(text: str, attribute: str) -> bool:
     return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
 
 
+def _names_a_value_of_its_kind(text: str, attribute: str) -> bool:
+    """Whether a text names a value of the attribute by its value nouns ("my Prius") or, for a network, a language,
+    a diet or a commute, by its name ("o2 signal in my flat")."""
+    from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
+
+    named = NAMED_VALUES.get(attribute)
+    return attribute in value_classes(text) or bool(named and named.search(text))
+
+
 def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit],
                       known: dict[int, str]) -> dict[int, str]:
     """The results that are the user's own words from before a replacing latest word and name another value of its
-    attribute in passing, by its value nouns or, for a network, a language, a diet or a commute, by name ("my Prius
-    just hit 150k miles" once "drove home in a used RAV4" answers "what am I driving now?", "o2 signal in my flat is
-    zero bars" once "ported my number to Giffgaff" does): no statement frame marked them, but the value they name is no longer the user's. The user's words are
+    attribute in passing (`_names_a_value_of_its_kind`: "my Prius just hit 150k miles" once "drove home in a used
+    RAV4" answers "what am I driving now?", "o2 signal in my flat is zero bars" once "ported my number to Giffgaff"
+    does): no statement frame marked them, but the value they name is no longer the user's. The user's words are
     their first-person statements, their news with the subject dropped ("finally paid off the Civic!!"), and in
     Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask."""
     from .extract.attributes import STATEMENT_MARK  # the statement rules, compiled only when needed
-    from .extract.value_types import NAMED_VALUES, kinds_named, value_classes
+    from .extract.value_types import kinds_named
 
     if not replaced:
         return {}
@@ -355,8 +361,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
             if word.kinds:  # a pet that left: the earlier words on its kind
                 names = bool(kinds_named(unit.content) & word.kinds)
             else:
-                named = NAMED_VALUES.get(word.attribute)  # a network, a language, a diet by its name
-                names = word.attribute in value_classes(unit.content) or bool(named and named.search(unit.content))
+                names = _names_a_value_of_its_kind(unit.content, word.attribute)
             if names and said_at < word.since and unit.id not in word.answered:
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break

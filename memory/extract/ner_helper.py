@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Sequence
 
-__all__ = ["IDLE_SECONDS", "MIN_SEGMENTS", "helper_chunks", "helper_pid", "receive", "send", "shared_ner", "stop_helper"]
+__all__ = ["IDLE_SECONDS", "MIN_SEGMENTS", "helper_chunks", "helper_pid", "receive", "send", "shared_ner", "stop_helper",
+           "usable_cores"]
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,8 @@ _LOCK = threading.Lock()
 _state: dict[str, Any] = {"helper": None, "timer": None, "failed": False, "chunks": 0}
 
 
-def _cores() -> int:
+def usable_cores() -> int:
+    """The cores this process may run on: a helper needs two."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
@@ -107,7 +109,7 @@ def _cores() -> int:
 
 def _acquire() -> _Helper | None:
     """The helper, started if need be and held for one batch; None when there is to be none now."""
-    if os.environ.get("ENGRAM_NER_HELPER", "on").strip().lower() in {"off", "0", "no"} or _cores() < 2:
+    if os.environ.get("ENGRAM_NER_HELPER", "on").strip().lower() in {"off", "0", "no"} or usable_cores() < 2:
         return None
     with _LOCK:
         if _state["failed"]:
