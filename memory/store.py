@@ -272,6 +272,17 @@ def m012_one_word_form(conn: duckdb.DuckDBPyConnection) -> None:
     _update_tokens(conn, changed)
 
 
+def m020_someone_elses_properties(conn: duckdb.DuckDBPyConnection) -> None:
+    """A fact that is a property of someone else ("User's brother's birthday is june 3") is marked as about them."""
+    rows = conn.execute("SELECT id, tokens, attribute FROM memories WHERE attribute IS NOT NULL").fetchall()
+    if not rows:
+        return
+    from .extract.relations import OTHERS_MARK, someone_elses_attribute
+
+    _update_tokens(conn, [[memory_id, f"{tokens or ''} {OTHERS_MARK}".strip()] for memory_id, tokens, attribute in rows
+                          if someone_elses_attribute(attribute) and OTHERS_MARK not in (tokens or "").split()])
+
+
 MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m001_create_core", m001_create_core),
     ("m002_chat_sessions", m002_chat_sessions),
@@ -307,6 +318,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # 每天挤10号线, 开车上班, 约会, 办了张年卡
     ("m018_statement_marks", m008_statement_marks),
     ("m019_statement_marks", m008_statement_marks),  # 啥 and 咋 ask ("奶茶里的珍珠到底是啥做的啊")
+    ("m020_someone_elses_properties", m020_someone_elses_properties),
+    ("m021_statement_marks", m008_statement_marks),  # someone else's without "my": "neighbour's tesla blocking our drive"
 ]
 
 

@@ -13,7 +13,7 @@ from .chatlog import ChatMessage
 from .clock import ensure_utc, utc_now
 from .extract import Extractor, is_question
 from .extract.han import HAN_CHAR
-from .extract.relations import OTHERS_MARK
+from .extract.relations import fact_marks
 from .extract.held_values import closed_values, may_end as _may_end, names_either
 from .index import context_key
 from .model import ASSISTANT_MARK, CHAT_TURN, OFFLINE_REPLY, Event, MemoryUnit, Source
@@ -120,9 +120,8 @@ class MessageWriter:
                     attribute=extracted.attribute, value=extracted.value, session_id=msg.session_id,
                     source_id=source_id, message_id=msg.message_id,
                 )
-                # what a message about someone else gives ("User's daughter is allergic to cats") is about them too
                 new = NewMemory(unit, content, extracted.entities or entities, event,
-                                [OTHERS_MARK] if OTHERS_MARK in marks else [])
+                                fact_marks(unit.attribute, marks))
                 if unit.slot and not self.place(new, timelines, changes, report, ends=extracted.ends):
                     continue
                 changes.memories.append(new)

@@ -135,3 +135,19 @@ def test_a_chinese_latest_word_leaves_the_users_earlier_turns_on_its_topic_behin
     by_text = {r.unit.content: r for r in result.results}
     assert not by_text["今天又点了两杯奶茶，喜茶yyds"].valid
     assert by_text["奶茶里的珍珠到底是啥做的啊"].valid  # a question the user asked is no word of theirs
+
+
+def test_the_users_earlier_word_on_the_topic_of_a_best_match_said_later_is_history(engram):
+    """The best match is the latest word already ("stopped the piano lessons", a slot rule's answer): the user's
+    earlier word close to it in meaning is shown as no longer true, though no rule read it."""
+    engram.remember("piano lesson with Mrs Abara every tuesday now, working on grade 3 pieces", at=at("2024-02-01T09:00:00"))
+    engram.remember("who wrote clair de lune? stuck in my head all day", at=at("2024-03-01T09:00:00"))
+    engram.remember("stopped the piano lessons, couldnt keep up with practice on top of work", at=at("2024-06-01T09:00:00"))
+    engram.remember("my niece just passed her grade 1 violin!! so proud of her", at=at("2024-07-01T09:00:00"))
+    result = engram.recall("Am I still taking music lessons?", as_of=at("2025-01-01T00:00:00"))
+    assert "stopped the piano lessons" in result.results[0].unit.content
+    by_text = {r.unit.content: r for r in result.results}
+    earlier = by_text["piano lesson with Mrs Abara every tuesday now, working on grade 3 pieces"]
+    assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
+    assert by_text["who wrote clair de lune? stuck in my head all day"].valid  # a question is no word of the user's
+

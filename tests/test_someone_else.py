@@ -2,8 +2,8 @@
 import pytest
 
 from memory.extract.attributes import statement_marks
-from memory.extract.relations import OTHERS_MARK, about_someone_else, names_someone
-from tests.helpers import first_message_id, open_engram, remember_daily
+from memory.extract.relations import OTHERS_MARK, about_someone_else, names_someone, someone_elses_attribute
+from tests.helpers import at, first_message_id, open_engram, remember_daily
 
 
 @pytest.mark.parametrize("text, marks", [
@@ -13,6 +13,7 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("我爸膝盖不好，有什么适合老年人的锻炼方式吗？", [OTHERS_MARK]),
     ("我妈在医院当护士", [OTHERS_MARK]),
     ("Mum keeps asking me to sort her phone plan, she's with EE.", ["§told", OTHERS_MARK]),  # a parent by name
+    ("neighbour's tesla blocking our drive AGAIN lol should i leave a note", [OTHERS_MARK]),  # chat drops the "my"
     # the user is the subject of a clause: the user's own statement, about what that clause says
     ("My brother got a job at Arup, so I moved into his old flat in Leeds", ["§home_location", "§said"]),
     ("My wife and I moved to Leeds last year", ["§partner", "§home_location", "§said"]),
@@ -61,6 +62,28 @@ def test_a_question_about_the_user_finds_the_users_own_word_before_a_word_about_
         # a question that names the other person, or is not about the user, reads as before
         assert first_message_id(eng, "What is my colleague allergic to?") == "m1"
         assert first_message_id(eng, "allergic cats") == "m1"
+
+
+def test_a_property_of_someone_else_read_as_a_profile_fact_is_about_them_too():
+    """"my brother's birthday is june 3 …" is the user's message (they need gift ideas) but the brother's birthday."""
+    with open_engram() as eng:
+        remember_daily(eng, ["my brother's birthday is june 3 and i already need gift ideas, he's impossible",
+                             "it's my birthday week, turning 30 on the 14th, send wrinkle cream"])
+        brothers = "User's brother's birthday is june 3."
+        assert first_result(eng, "When's my birthday?").unit.content != brothers
+        assert first_result(eng, "When's my brother's birthday?").unit.content == brothers
+
+
+def first_result(eng, question: str):
+    return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0]
+
+
+@pytest.mark.parametrize("attribute, theirs", [
+    ("brother_birthday", True), ("best_friend_name", True), ("mom_name", True), ("哥哥的生日", True),
+    ("老公的名字", True), ("partner", False), ("phone", False), ("favourite_colour", False), ("姐姐", False),
+])
+def test_a_slot_attribute_of_one_of_the_users_people_is_someone_elses(attribute, theirs):
+    assert someone_elses_attribute(attribute) is theirs
 
 
 @pytest.mark.parametrize("question, named", [

@@ -219,11 +219,31 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m017_statement_marks", "how often should I change the oil on an older car?", "§asks"),  # a question of what to do
     ("m018_statement_marks", "smoking like half a pack a day rn, work is insane", "§smoking"),  # a dropped subject
     ("m019_statement_marks", "电动车上牌要带啥材料", "§asks"),  # chat's 啥 asks
+    ("m021_statement_marks", "neighbour's tesla blocking our drive again, should i leave a note", "§others"),
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
     assert mark in now
     assert after == now
+
+
+def test_a_property_of_someone_else_stored_before_m020_is_marked_as_about_them(tmp_path):
+    from memory.extract.relations import OTHERS_MARK as mark
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("my brother's birthday is june 3 and i need gift ideas", at=at("2024-01-01T09:00:00"))
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    fact = "attribute = 'brother_birthday'"
+    now = store.query(f"SELECT tokens FROM memories WHERE {fact}")[0][0].split()
+    assert mark in now
+    stored_before(store, "m020_someone_elses_properties", fact, " ".join(w for w in now if w != mark))
+    store = Store(tmp_path / "engram.duckdb")
+    try:
+        assert store.query(f"SELECT tokens FROM memories WHERE {fact}")[0][0].split() == now
+    finally:
+        store.close()
 
 
 def test_no_progress_bar_reaches_stdout(tmp_path):

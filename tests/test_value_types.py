@@ -47,6 +47,7 @@ def test_switch_frames_read_the_old_and_the_new_value():
     assert switch("把地铁换成了电动车") == ("地铁", "电动车")
     assert switch("I moved to Leeds with Sarah") is None
     assert acquired("Picked up a Toyota Yaris hybrid") == "Toyota Yaris hybrid"
+    assert acquired("picked up the keys to the secondhand Golf today") == "Golf today"  # the thing, not its keys
 
 
 def test_a_switch_is_stored_as_a_value_of_the_class_its_values_name():

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ASKS_MARK", "OTHERS_MARK", "about_someone_else", "names_someone", "someone_elses"]
+__all__ = ["ASKS_MARK", "OTHERS_MARK", "about_someone_else", "fact_marks", "names_someone", "someone_elses",
+           "someone_elses_attribute"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
@@ -27,6 +28,7 @@ _OTHER_SUBJECT_EN = re.compile(
     r"|honestly|apparently)\W+)*"
     rf"(?:(?:my|our)\s+{_KIN_MODIFIER_EN}(?P<who>{_RELATION_EN})s?"
     rf"|the\s+(?P<whose>{_RELATION_EN})(?='s|s'|s\b)"  # "the neighbour's dog barks at 6am", "the neighbours"
+    rf"|(?P<bare>{_RELATION_EN})(?='s\s)"  # as chat drops the "my": "neighbour's tesla blocking our drive again"
     r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
     r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
@@ -41,6 +43,9 @@ _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男�
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
+# a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日
+_KIN_MODIFIER_ATTRIBUTE = _KIN_MODIFIER_EN.replace(r"\s+", "_")
+_RELATIONS_PROPERTY = re.compile(rf"^{_KIN_MODIFIER_ATTRIBUTE}(?:{_RELATION_EN})s?_\w|^(?:{_RELATION_ZH})的?(?!{_RELATION_ZH})\w", re.I)
 _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
 _SAYS_OF_USER = re.compile(r"\b(?:said|says|told me|tells me|thinks|reckons|reckoned|mentioned)\s+(?:that\s+)?"
                            r"(?:i|i'm|i've|i'll|i'd|we|we're)\b|(?:说|觉得|告诉我)我", re.I)
@@ -56,7 +61,7 @@ def someone_elses(clause: str) -> set[str] | None:
     stripped = clause.strip()
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
-        who = (m.group("who") or m.group("whose") or m.group("named")).lower()
+        who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")).lower()
         return {"partner"} if re.fullmatch(_PARTNER_EN, who) else {"children"} if re.fullmatch(_CHILD_EN, who) else set()
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
@@ -97,3 +102,15 @@ def names_someone(question: str) -> bool:
     """A question that names one of the user's people ("what did I get my sister", "how many cousins' weddings",
     "我妈喜欢什么")."""
     return bool(_NAMES_RELATION.search(question))
+
+
+def someone_elses_attribute(attribute: str) -> bool:
+    """A slot attribute that is a property of someone else ("my brother's birthday is june 3" → brother_birthday,
+    "我哥哥的生日" → 哥哥的生日), not the user's own: a relation itself ("partner") is the user's."""
+    return bool(_RELATIONS_PROPERTY.match(attribute))
+
+
+def fact_marks(attribute: str | None, message_marks: list[str]) -> list[str]:
+    """The marks of a fact read from a message: about someone else when the message is ("User's daughter is allergic
+    to cats") or the fact is a property of someone else ("User's brother's birthday is june 3")."""
+    return [OTHERS_MARK] if OTHERS_MARK in message_marks or someone_elses_attribute(attribute or "") else []

@@ -205,6 +205,7 @@ _EN_ACQUIRED = re.compile(
     r"^(?:(?:i|we)\s+)?(?:(?:have|had|just|recently|finally|now|also|then|since|am|are|still)\s+)*(?:got|bought|picked up|ordered"
     r"|on|using|use|running|drive|driving|play|playing"
     r"|upgraded to|treated myself to|invested in|leased|took delivery of|went for|gone for|settled on)\s+"
+    r"(?:(?:the\s+)?keys?\s+(?:to|for|of)\s+)?"  # "picked up the keys to the secondhand Golf"
     r"(?:(?:a|an|the|my|our|new|old|trusty|brand-new|brand new|second-hand|secondhand|used|shiny|refurbished)\s+)*(?P<new>.+)$", re.I)
 # "it's hibiscus tea for me now", "now it's the tram", "these days it's oat lattes"
 # a word of change before or after the value, or "it's been X" (since a change): "It's a bank holiday" names none
