@@ -110,7 +110,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         for sibling in index.same_message(later):  # a turn and the value read from it count once
             raised[sibling] = anchor_score
         anchor = later
-    if anchor in told:
+    if anchor in told and _own_turns(index, [anchor], yes_no=True):
         passed.update(_earlier_on_topic(index, vectors, anchor, _own_turns(index, ids[: WINDOW + 1], yes_no=True),
                                         LEFT_BEHIND_TOPIC[embedder_name]))
     return raised, passed - set(raised) - set(index.same_message(anchor))

@@ -72,8 +72,10 @@ ASSISTANT_WEIGHT = 0.75
 # question names one of the user's people ("what is my daughter allergic to")
 OTHERS_WEIGHT = 0.3
 # … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
-# user, unless the question is about what the user asked ("what did I ask about savings rates?")
-ASKS_WEIGHT = 0.5
+# user, unless the question is about what the user asked ("what did I ask about savings rates?"); one that says
+# anything of the user ("what should I pack for my trip to Tokyo?") is no such message. Scenario tune half: 847 →
+# 859 → 866 of 1,104 at 0.5 → 0.25 → 0.1, none lost; held-out and LongMemEval unchanged (docs/benchmarks.md)
+ASKS_WEIGHT = 0.1
 _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
                            re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}

@@ -231,7 +231,7 @@ def find_auth_headers(text: str) -> Iterator[Span]:
 
 # --- labelled secrets: `password: …`, `api_key = "…"`, `密码是…` ----------------------------
 
-_EN_HIT = re.compile(r"[PpSsTtKk](?:ass|ASS|wd|WD|w[^A-Za-z0-9]|W[^A-Za-z0-9]|ecret|ECRET|oken|OKEN|ey|EY|IN)")
+_EN_HIT = re.compile(r"[PpSsTtKk](?:ass|ASS|wd|WD|w[^A-Za-z0-9]|W[^A-Za-z0-9]|ecret|ECRET|oken|OKEN|ey|EY|IN|in)")
 _CN_HIT = re.compile(r"密码|密碼|口令|密钥|密鑰|秘钥|秘鑰|令牌")
 
 _EN_LABEL = re.compile(
@@ -243,7 +243,7 @@ _EN_LABEL = re.compile(
       | (?P<token>token)
       | (?P<key>key)
       | (?P<password>pass(?:word|wd|phrase|code)? | pass[ _-]word | pwd | pw
-                    | (?-i:PIN)(?:[ _-]?(?:code|number)|码|碼)?)
+                    | pin(?:[ _-]?(?:code|number)|码|碼)?)
     )(?![A-Za-z0-9])
     (?:[ \t]+(?:for|of|to|on)[ \t]+[\w.@-]{1,40})?   # password for gmail: …
     (?:\*\*|__|[*_`])?(?:["']\]?)?                 # **password**, "password", ['password']
@@ -355,6 +355,16 @@ def _looks_like_password(value: str) -> bool:
     return len(core) >= 6 and has_letter and has_other
 
 
+_PIN = re.compile(r"\d{4,8}")
+
+
+def _looks_like_token(value: str) -> bool:
+    """A word right after "API key" or "token" with no `:`/`is` between: a secret only if it is token-shaped
+    (`sk-live-9f8A2bQ7xLm30`), never prose (`API key rotation`)."""
+    core = value.rstrip(".!?,;:")
+    return len(core) >= 16 and _has_letter_and_digit(core)
+
+
 def _labelled_value(text: str, match: re.Match[str]) -> Span | None:
     span = _value_span(text, match.end())
     if span is None:
@@ -362,10 +372,17 @@ def _labelled_value(text: str, match: re.Match[str]) -> Span | None:
     start, end = span
     groups = match.groupdict()
     kind = next(name for name in _KINDS if groups.get(name) is not None)
-    if kind != "password":  # trailing sentence punctuation is no part of a token; in a password it may be
+    pin_digits = (kind == "password" and groups[kind][:3].lower() == "pin"
+                  and bool(_PIN.fullmatch(text[start:end].rstrip(".!?,;:"))))
+    if kind != "password" or pin_digits:  # trailing sentence punctuation is no part of a token; in a password it may be
         while end > start and text[end - 1] in ".!?,;:":
             end -= 1
-    if groups.get("space") is not None and not (kind == "password" and _looks_like_password(text[start:end])):
+    value = text[start:end]
+    if kind == "password" and groups[kind][:3] in ("pin", "Pin") and not pin_digits:
+        return None  # "pin" not in capitals labels only a PIN's digits ("my pin is 4829", not "the pin is bent")
+    if groups.get("space") is not None and not (
+            pin_digits or kind == "password" and _looks_like_password(value)
+            or kind != "password" and _looks_like_token(value)):
         return None
     separator = match.group("sep").strip()
     loose = match.group("newline") is not None or separator in ("is", "was", "|", "")

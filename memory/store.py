@@ -319,7 +319,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m018_statement_marks", m008_statement_marks),
     ("m019_statement_marks", m008_statement_marks),  # 啥 and 咋 ask ("奶茶里的珍珠到底是啥做的啊")
     ("m020_someone_elses_properties", m020_someone_elses_properties),
-    ("m021_statement_marks", m008_statement_marks),  # someone else's without "my": "neighbour's tesla blocking our drive"
+    # someone else's without "my": "neighbour's tesla blocking our drive"; what is asked for someone else ("… asking for my
+    # mum who still lives up there") tells none of the user's topics
+    ("m021_statement_marks", m008_statement_marks),
 ]
 
 

@@ -63,3 +63,12 @@ def test_a_question_about_the_user_finds_what_the_user_told_before_what_the_user
         # a question about what the user asked, or one not about the user, reads as before
         assert first_message_id(eng, "Which way of baking bread did I ask about?") == "m0"
         assert first_message_id(eng, "baking bread") == "m0"
+
+
+def test_a_question_the_user_asked_sharing_the_questions_word_stays_below_what_the_user_told(minilm_engram):
+    """"animals" in the user's own question is no word of the user's pet; the purring in their story is, though it
+    shares no word with the question."""
+    remember_daily(minilm_engram, ["which house plants are safe to keep around animals?",
+                                   "what's a good vacuum for hair on sofas",
+                                   "Biscuit knocked my plant off the shelf AGAIN and then purred at me like nothing happened"])
+    assert first_message_id(minilm_engram, "What kind of animal do I have at home?") == "m2"

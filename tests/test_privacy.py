@@ -406,12 +406,13 @@ def test_titles_and_file_names(redactor: Redactor, name: str, expected: str) -> 
 
 def test_parsed_frontmatter_values_keep_their_key_as_label(redactor: Redactor) -> None:
     frontmatter = {
-        "title": "Bank", "password": "hunter2", "card_number": int(FAILING_LUHN_19), "pin": 1234,
+        "title": "Bank", "password": "hunter2", "card_number": int(FAILING_LUHN_19), "pin": 1234, "pinned": 2,
         "aliases": ["卡号 " + FAILING_LUHN_19, "plain"], "created": date(2024, 3, 15), "done": True,
         "nested": {"token": "abc123xyz789qq"},
     }
     assert redactor.scrub_data(frontmatter) == {
-        "title": "Bank", "password": "[REDACTED:password]", "card_number": "[REDACTED:bank_card]", "pin": 1234,
+        "title": "Bank", "password": "[REDACTED:password]", "card_number": "[REDACTED:bank_card]",
+        "pin": "[REDACTED:password]", "pinned": 2,
         "aliases": ["卡号 [REDACTED:bank_card]", "plain"], "created": date(2024, 3, 15), "done": True,
         "nested": {"token": "[REDACTED:token]"},
     }
@@ -441,4 +442,23 @@ def test_pathological_input_stays_linear() -> None:
     ("a password-protected file", "a password-protected file"),
 ])
 def test_a_password_right_after_its_label_with_no_colon(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a PIN as chat writes it: with a space, in lower case, at the end of a sentence
+    ("bank PIN 4829. also started volunteering", "bank PIN [REDACTED:password]. also started volunteering"),
+    ("my pin is 4829 lol", "my pin is [REDACTED:password] lol"),
+    ("pin: 482913", "pin: [REDACTED:password]"),
+    ("the pin is bent", "the pin is bent"),  # a pin in lower case labels only a PIN's digits
+    ("pin: top", "pin: top"),
+    ("pin the poster up at 4pm", "pin the poster up at 4pm"),
+    ("PIN 12", "PIN 12"),
+    # a token right after its label with no colon: token-shaped values only
+    ("here's the staging API key sk-live-9f8A2bQ7xLm30 for later", "here's the staging API key [REDACTED:api_key] for later"),
+    ("access token ghp_abcdefghij1234567890XYZ.", "access token [REDACTED:token]."),
+    ("api key rotation is due", "api key rotation is due"),
+    ("the token ERC20 thing", "the token ERC20 thing"),
+])
+def test_a_pin_or_a_token_right_after_its_label_as_chat_writes_it(redactor: Redactor, text: str, expected: str) -> None:
     assert redactor.scrub(text) == expected

@@ -59,6 +59,8 @@ def someone_elses(clause: str) -> set[str] | None:
     is its subject ({"partner"} for "My boyfriend Marco keeps stealing the duvet", none for "My sister's on keto").
     "My wife and I moved to Leeds" is the user's own."""
     stripped = clause.strip()
+    if _ON_BEHALF.search(stripped):  # "asking for my mum who still lives up there": her home, not the user's
+        return set()
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
         who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")).lower()
