@@ -45,7 +45,8 @@ _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATIO
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 # a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日
 _KIN_MODIFIER_ATTRIBUTE = _KIN_MODIFIER_EN.replace(r"\s+", "_")
-_RELATIONS_PROPERTY = re.compile(rf"^{_KIN_MODIFIER_ATTRIBUTE}(?:{_RELATION_EN})s?_\w|^(?:{_RELATION_ZH})的?(?!{_RELATION_ZH})\w", re.I)
+_RELATIONS_PROPERTY = re.compile(rf"^{_KIN_MODIFIER_ATTRIBUTE}(?:{_RELATION_EN})s?_\w"
+                                 rf"|^(?:{_RELATION_ZH})的?(?!{_RELATION_ZH})\w", re.I)
 _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
 _SAYS_OF_USER = re.compile(r"\b(?:said|says|told me|tells me|thinks|reckons|reckoned|mentioned)\s+(?:that\s+)?"
                            r"(?:i|i'm|i've|i'll|i'd|we|we're)\b|(?:说|觉得|告诉我)我", re.I)
