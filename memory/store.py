@@ -320,7 +320,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m019_statement_marks", m008_statement_marks),  # 啥 and 咋 ask ("奶茶里的珍珠到底是啥做的啊")
     ("m020_someone_elses_properties", m020_someone_elses_properties),
     # someone else's without "my": "neighbour's tesla blocking our drive"; what is asked for someone else ("… asking for my
-    # mum who still lives up there") tells none of the user's topics
+    # mum who still lives up there") tells none of the user's topics; a partner as chat tells it ("me and marcus called it
+    # quits", "been seeing this guy Idris"), and not a therapist one sees
     ("m021_statement_marks", m008_statement_marks),
 ]
 

@@ -179,3 +179,12 @@ def test_the_team_at_work_is_a_topic(text, marked):
 ])
 def test_a_statement_names_a_value_it_could_have_held(text, attribute, names):
     assert names_a_value(text, attribute) is names
+
+
+@pytest.mark.parametrize("text, marks", [
+    ("me and marcus called it quits. amicable, but still sucks", ["§partner~no", "§said~no"]),
+    ("been seeing this guy Idris for a few months now", ["§partner", "§told"]),  # the subject dropped
+    ("been seeing a therapist for my anxiety", ["§said"]),  # someone the user sees is not always a partner
+])
+def test_a_partner_is_told_as_chat_tells_it(text, marks):
+    assert statement_marks(text) == marks

@@ -461,7 +461,7 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off)\b", re.I)
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -502,7 +502,7 @@ _NEGATION = re.compile(
     r"|no more|passed away|died|moved out|broke up|split up|left my|dropped out|don't have|do not have"
     r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
-    r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|done with"
+    r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped)\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
@@ -561,8 +561,11 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together"
-                r"|seeing (?:someone|somebody|a \w+|\w+ called|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
-                r"|been with|been together|in a relationship)\b",
+                r"|seeing (?:someone|somebody|a (?!therapist|counsell?or|doctor|physio|specialist|consultant|dentist"
+                r"|psychiatrist|psychologist|chiropractor|nutritionist|dietitian|tutor|coach)\w+|\w+ called"
+                r"|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
+                r"|been with|been together|in a relationship|called it quits|parted ways"
+                r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?) together)\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
