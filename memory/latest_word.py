@@ -98,21 +98,21 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
+    own = set(_own_turns(index, ids[: WINDOW + 1], yes_no=True))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index)
     for _ in range(0 if settled else HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold)
         if later is None:
             break
-        if _own_turns(index, [anchor], yes_no=True):  # the user's own word, left behind
+        if anchor in own:  # the user's own word, left behind
             passed.update(index.same_message(anchor))
         anchor_score *= 1.05
         for sibling in index.same_message(later):  # a turn and the value read from it count once
             raised[sibling] = anchor_score
         anchor = later
-    if anchor in told and _own_turns(index, [anchor], yes_no=True):
-        passed.update(_earlier_on_topic(index, vectors, anchor, _own_turns(index, ids[: WINDOW + 1], yes_no=True),
-                                        LEFT_BEHIND_TOPIC[embedder_name]))
+    if anchor in told and anchor in own:
+        passed.update(_earlier_on_topic(index, vectors, anchor, own, LEFT_BEHIND_TOPIC[embedder_name]))
     return raised, passed - set(raised) - set(index.same_message(anchor))
 
 
@@ -157,13 +157,12 @@ def _own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:
     return [m for m in kept if m not in not_own and index.attrs(m) is not None]
 
 
-def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates: list[int],
+def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates: set[int],
                       threshold: float) -> set[int]:
     """The messages of `candidates` said before `latest` about the same thing (their messages compared)."""
     said_at = index.attrs(latest)[1]
     earlier = [c for c in candidates if (index.attrs(c) or (0.0, np.inf))[1] < said_at]
-    return {sibling for c in earlier if float((vectors[c] @ vectors[latest].T).max(initial=-1.0)) >= threshold
-            for sibling in index.same_message(c)}
+    return {sibling for c in earlier if vectors.cosine(c, latest) >= threshold for sibling in index.same_message(c)}
 
 
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
@@ -173,7 +172,7 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     if start is None:
         return None
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
-    same = [c for c in later if float((vectors[c] @ vectors[anchor].T).max(initial=-1.0)) >= threshold]
+    same = [c for c in later if vectors.cosine(c, anchor) >= threshold]
     return max(same, key=lambda c: index.attrs(c)[1], default=None)
 
 
@@ -187,6 +186,10 @@ class _MessageVectors(dict):
     def __missing__(self, memory_id: int) -> np.ndarray:
         self[memory_id] = self.index.vectors_of(self.index.same_message(memory_id))
         return self[memory_id]
+
+    def cosine(self, one: int, other: int) -> float:
+        """How close two memories' messages are: the best cosine between their stored vectors."""
+        return float((self[one] @ self[other].T).max(initial=-1.0))
 
 
 def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:

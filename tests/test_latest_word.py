@@ -11,8 +11,12 @@ def engram(minilm_engram):
     return minilm_engram
 
 
+def recalled(engram, question: str):
+    return engram.recall(question, as_of=at("2025-01-01T00:00:00"))
+
+
 def top(engram, question: str) -> str:
-    return engram.recall(question, as_of=at("2025-01-01T00:00:00")).results[0].unit.content
+    return recalled(engram, question).results[0].unit.content
 
 
 def remember_streaming(engram) -> None:
@@ -24,7 +28,7 @@ def remember_streaming(engram) -> None:
 
 def test_a_later_statement_on_the_best_matchs_topic_comes_first(engram):
     remember_streaming(engram)
-    result = engram.recall("Which streaming service am I subscribed to now?", as_of=at("2025-01-01T00:00:00"))
+    result = recalled(engram, "Which streaming service am I subscribed to now?")
     assert "Disney Plus" in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
     assert "subscribed to Netflix" in result.results[1].unit.content
@@ -75,7 +79,7 @@ def test_present_state_questions_are_told_from_questions_about_the_past():
 
 def test_a_question_about_a_period_does_not_put_the_latest_word_first(engram):
     remember_streaming(engram)
-    result = engram.recall("How many streaming services have I subscribed to so far?", as_of=at("2025-01-01T00:00:00"))
+    result = recalled(engram, "How many streaming services have I subscribed to so far?")
     assert not any(LATEST_WORD in found.why for found in result.results)
     found = [found.unit.content for found in result.results]
     assert any("subscribed to Netflix" in text for text in found) and any("Disney Plus" in text for text in found)
@@ -97,7 +101,7 @@ def test_a_chinese_question_puts_the_latest_own_turn_holding_its_topic_word_firs
     engram.remember("报了个吉他班，每周六上课，终于开始学乐器了", at=at("2024-03-01T09:00:00"))
     engram.remember("手指长茧一般要多久", at=at("2024-04-10T09:00:00"))
     engram.remember("吉他班不去了，手指疼得受不了，学费也不退，算了算了", at=at("2024-06-01T09:00:00"))
-    result = engram.recall("我还在学吉他吗？", as_of=at("2025-01-01T00:00:00"))
+    result = recalled(engram, "我还在学吉他吗？")
     assert "吉他班不去了" in result.results[0].unit.content
     earlier = next(r for r in result.results[1:] if "报了个吉他班" in r.unit.content)
     assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why  # left behind by the latest word
@@ -120,7 +124,7 @@ def test_the_users_earlier_word_the_latest_word_leaves_behind_is_history(engram)
                     at=at("2024-02-01T09:00:00"))
     engram.remember("are digital keyboards ok for learning or do you need a real piano?", at=at("2024-03-01T09:00:00"))
     engram.remember("gave up the piano, could not make thursdays work with the new shifts", at=at("2024-06-01T09:00:00"))
-    result = engram.recall("Do I still take piano lessons?", as_of=at("2025-01-01T00:00:00"))
+    result = recalled(engram, "Do I still take piano lessons?")
     assert "gave up the piano" in result.results[0].unit.content
     earlier = next(r for r in result.results if "Mr Okafor" in r.unit.content)
     assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
@@ -130,7 +134,7 @@ def test_a_chinese_latest_word_leaves_the_users_earlier_turns_on_its_topic_behin
     engram.remember("今天又点了两杯奶茶，喜茶yyds", at=at("2024-02-01T09:00:00"))
     engram.remember("奶茶里的珍珠到底是啥做的啊", at=at("2024-03-01T09:00:00"))
     engram.remember("戒奶茶第40天！掉了三斤，继续坚持", at=at("2024-06-01T09:00:00"))
-    result = engram.recall("我现在还喝奶茶吗？", as_of=at("2025-01-01T00:00:00"))
+    result = recalled(engram, "我现在还喝奶茶吗？")
     assert "戒奶茶" in result.results[0].unit.content
     by_text = {r.unit.content: r for r in result.results}
     assert not by_text["今天又点了两杯奶茶，喜茶yyds"].valid
@@ -144,7 +148,7 @@ def test_the_users_earlier_word_on_the_topic_of_a_best_match_said_later_is_histo
     engram.remember("who wrote clair de lune? stuck in my head all day", at=at("2024-03-01T09:00:00"))
     engram.remember("stopped the piano lessons, couldnt keep up with practice on top of work", at=at("2024-06-01T09:00:00"))
     engram.remember("my niece just passed her grade 1 violin!! so proud of her", at=at("2024-07-01T09:00:00"))
-    result = engram.recall("Am I still taking music lessons?", as_of=at("2025-01-01T00:00:00"))
+    result = recalled(engram, "Am I still taking music lessons?")
     assert "stopped the piano lessons" in result.results[0].unit.content
     by_text = {r.unit.content: r for r in result.results}
     earlier = by_text["piano lesson with Mrs Abara every tuesday now, working on grade 3 pieces"]
