@@ -334,6 +334,16 @@ def _names_a_value_of_its_kind(text: str, attribute: str) -> bool:
     return attribute in value_classes(text) or bool(named and named.search(text))
 
 
+def _names_a_value_by_name(text: str, attribute: str) -> bool:
+    """Whether a text that names a value of the attribute's kind names one by a name: a capital inside a sentence
+    ("the old Corolla"), a name in lower case ("dr patel", "my mazda3") or a name the attribute's lexicon knows
+    ("verizon"), not only a common noun ("the bus driver", "oat milk prices")."""
+    from .extract.value_types import NAMED_VALUES
+
+    named = NAMED_VALUES.get(attribute)
+    return bool(_NAME_INSIDE.search(text) or _LOWER_NAME.search(text) or (named and named.search(text)))
+
+
 def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit],
                       known: dict[int, str]) -> dict[int, str]:
     """The results that are the user's own words from before a replacing latest word and name another value of its
@@ -341,8 +351,11 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     RAV4" answers "what am I driving now?", "o2 signal in my flat is zero bars" once "ported my number to Giffgaff"
     does): no statement frame marked them, but the value they name is no longer the user's. The user's words are
     their first-person statements, their news with the subject dropped ("finally paid off the Civic!!"), and in
-    Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask."""
-    from .extract.attributes import STATEMENT_MARK  # the statement rules, compiled only when needed
+    Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask. A
+    Chinese turn names the attribute by its statement words as well ("一天一包烟" of smoking, "移动的套餐" of the
+    network), and any other turn of the user's that names the value by a name ("the Fiesta failed its MOT again",
+    "verizon bill was $92") is their word on it too."""
+    from .extract.attributes import STATEMENT_MARK, names_attribute  # the statement rules, compiled only when needed
     from .extract.value_types import kinds_named
 
     if not replaced:
@@ -356,7 +369,8 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     for unit in shown:
         chinese_turn = unit.type == "chat_turn" and HAN_CHAR.search(unit.content) and unit.id not in not_told
         own = unit.id in said and unit.id not in others or unit.id in told or chinese_turn
-        if unit.id in known or unit.value is not None or not own:
+        by_name_only = not own and unit.type == "chat_turn" and unit.id not in not_told
+        if unit.id in known or unit.value is not None or not (own or by_name_only):
             continue
         said_at = index.attrs(unit.id)[1]
         for word in replaced:
@@ -364,6 +378,10 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
                 names = bool(kinds_named(unit.content) & word.kinds)
             else:
                 names = _names_a_value_of_its_kind(unit.content, word.attribute)
+                if names and by_name_only:
+                    names = _names_a_value_by_name(unit.content, word.attribute)
+                elif not names and chinese_turn:
+                    names = names_attribute(unit.content, word.attribute)
             if names and said_at < word.since and unit.id not in word.answered:
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break

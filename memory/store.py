@@ -323,6 +323,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # mum who still lives up there") tells none of the user's topics; a partner as chat tells it ("me and marcus called it
     # quits", "been seeing this guy Idris"), and not a therapist one sees
     ("m021_statement_marks", m008_statement_marks),
+    # Chinese chat as it is typed: a space ends a clause ("宣布 烟戒了!!!"), questions without a question mark ("瑜伽垫买多厚的
+    # 比较好", "该复习还是休息啊"), a job said as 我是幼儿园老师 or 当幼儿园老师; "me and maya made it official"
+    ("m022_statement_marks", m008_statement_marks),
 ]
 
 

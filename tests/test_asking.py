@@ -28,6 +28,11 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("how often should I change the oil on an older car?", True),
     ("at what age should I start getting general health checkups every year?", True),
     ("can I freeze cooked rice", True),
+    # Chinese chat asks without a question mark: how thick, which of two, a recommendation
+    ("瑜伽垫买多厚的比较好", True),
+    ("考试前一天该复习还是休息啊", True),
+    ("周末该去爬山还是在家躺着", True),
+    ("跑鞋求推荐", True),
     ("学校附近的补习班靠谱吗，要不要报", True),
     ("I should call mum, what time is it?", False),
     ("my sister loves pizza and so do I", False),
@@ -48,6 +53,8 @@ def test_a_turn_of_phrase_is_no_question():
     assert is_question("这个咋弄啊") is True
     assert is_question("今天没啥事，躺了一天") is False  # 没啥: nothing much
     assert is_question("这家店味道不咋样") is False  # 不咋: not very
+    assert is_question("住这边这么多年还是不习惯") is False  # 还是: still
+    assert is_question("我多喝了两杯") is False  # 多 before a verb: more
 
 
 def baking(eng) -> None:

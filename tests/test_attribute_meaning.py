@@ -247,6 +247,8 @@ def test_a_chinese_cue_inside_a_longer_cue_of_another_slot_asks_for_that_slot():
     ("上个月调回了南京总部，现在住鼓楼。", ("home_location", False)),
     ("新东方那边我辞了，不教了，太耗嗓子", ("employer", True)),
     ("two months without a single cigarette, i think i quit", ("smoking", True)),
+    ("新年第一天宣布 烟戒了!!! 这次是认真的", ("smoking", True)),  # a space ends a clause in Chinese chat
+    ("早啊~ 小班的娃哭成一片 当幼儿园老师真的心累", ("occupation", False)),
 ])
 def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     assert topic in statement_topics(text)
@@ -293,6 +295,7 @@ def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     ("我的iPhone15电池不太行了", {"phone_model"}),  # the model's number run on
     ("每天开车上班，早高峰堵得要死", {"commute"}),
     ("在乐刻办了张年卡，今年一定要练出马甲线", {"gym"}),
+    ("我是幼儿园老师，天天嗓子哑", {"occupation"}),
 ])
 def test_a_job_a_language_a_commute_a_car_a_home_and_a_gym_in_words_of_their_own(text, topics):
     assert topics <= {name for name, _ in statement_topics(text)}

@@ -185,6 +185,42 @@ def test_a_statement_names_a_value_it_could_have_held(text, attribute, names):
     ("me and marcus called it quits. amicable, but still sucks", ["§partner~no", "§said~no"]),
     ("been seeing this guy Idris for a few months now", ["§partner", "§told"]),  # the subject dropped
     ("been seeing a therapist for my anxiety", ["§said"]),  # someone the user sees is not always a partner
+    ("me and maya made it official last night!!! can't stop smiling", ["§partner", "§said"]),
 ])
 def test_a_partner_is_told_as_chat_tells_it(text, marks):
     assert statement_marks(text) == marks
+
+
+def test_an_earlier_value_named_in_passing_is_history_and_a_common_noun_is_not(engram):
+    engram.remember("the Fiesta failed its MOT again, brake pipes this time", at=at("2023-10-02T09:00:00"))
+    engram.remember("Focus is hard with the kids around, the car radio on full blast", at=at("2023-11-02T09:00:00"))
+    engram.remember("finally sold it and bought a secondhand Golf, drove it home today", at=at("2024-03-10T09:00:00"))
+    found = results(engram, "What car am I driving now?")
+    assert "Golf" in found[0].unit.content and found[0].valid
+    old = by_text(found, "Fiesta")
+    assert not old.valid and "earlier word on user.car" in old.why
+    assert by_text(found, "Focus is hard").valid  # a car's name opening a sentence is no name of the user's car
+
+
+def test_a_chinese_turn_names_an_earlier_value_by_its_statement_words(engram):
+    engram.remember("烦死了，一天一包烟，钱包扛不住", at=at("2023-10-02T09:00:00"))
+    engram.remember("我爸抽了三十年烟，怎么劝都不听", at=at("2023-11-02T09:00:00"))
+    engram.remember("戒烟半年了，嗓子舒服多了", at=at("2024-03-10T09:00:00"))
+    found = results(engram, "我现在还抽烟吗？")
+    assert "戒烟半年" in found[0].unit.content
+    old = by_text(found, "一天一包烟")
+    assert not old.valid and "earlier word on user.smoking" in old.why
+    assert by_text(found, "我爸").valid  # someone else's smoking is no word of the user's
+
+
+@pytest.mark.parametrize("text, attribute, names", [
+    ("移动的套餐一个月128，流量还不够用", "mobile_network", True),
+    ("刚到深圳一周，南山这边租了个单间", "home_location", True),
+    ("平安夜和男朋友阿杰去看了电影，超甜", "partner", True),
+    ("闺蜜和她男朋友又吵架了，我夹在中间好难", "partner", False),  # her partner
+    ("住在哪个区通勤最方便？", "home_location", False),  # asked, not told
+])
+def test_a_clause_names_an_attribute_by_its_statement_words(text, attribute, names):
+    from memory.extract.attributes import names_attribute
+
+    assert names_attribute(text, attribute) is names

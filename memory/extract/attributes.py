@@ -19,7 +19,7 @@ from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, swit
 from .value_types import NETWORK as _NETWORK
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
-           "resolve", "statement_marks", "statement_topics"]
+           "names_attribute", "resolve", "statement_marks", "statement_topics"]
 
 
 @dataclass(frozen=True)
@@ -448,12 +448,12 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好)"
+    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|备考|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
-    r"|(?:^|[。！？，,]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
+    r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
-    r"|(?:^|[。！？，,]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)")
+    r"|(?:^|[。！？，,\s]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
@@ -552,7 +552,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b",
                    r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
-                   + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB),
+                   + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
@@ -564,7 +564,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"|seeing (?:someone|somebody|a (?!therapist|counsell?or|doctor|physio|specialist|consultant|dentist"
                 r"|psychiatrist|psychologist|chiropractor|nutritionist|dietitian|tutor|coach)\w+|\w+ called"
                 r"|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
-                r"|been with|been together|in a relationship|called it quits|parted ways"
+                r"|been with|been together|in a relationship|called it quits|parted ways|made it official"
                 r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?) together)\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
@@ -640,7 +640,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
                 r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
-                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草"),
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟戒了|烟戒掉了"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
                  r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"
@@ -716,6 +716,21 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)
     return list(found.items())
+
+
+def names_attribute(text: str, attribute: str) -> bool:
+    """Whether a clause of the text that tells (not asks) and is not about someone else names the attribute by its
+    statement words, with or without a subject: "烦死了，一天一包烟" smoking, "移动的套餐一个月128" the mobile network;
+    not "闺蜜和她男朋友又吵架了" (her partner) or "哪个城市的房租最便宜？"."""
+    cue = _CUE_PATTERNS.get(attribute)
+    if cue is None:
+        return False
+    for clause in _clauses(_told(text)):
+        if someone_elses(clause) == set():
+            continue
+        if cue[0].search(_HAN_LATIN.sub(" ", clause)) or cue[1].search(clause):
+            return True
+    return False
 
 
 # "switched dentists, going to Dr. Alvarez now", "changed banks": a switch names the kind of thing it changed
