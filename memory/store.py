@@ -324,7 +324,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # quits", "been seeing this guy Idris"), and not a therapist one sees
     ("m021_statement_marks", m008_statement_marks),
     # Chinese chat as it is typed: a space ends a clause ("宣布 烟戒了!!!"), questions without a question mark ("瑜伽垫买多厚的
-    # 比较好", "该复习还是休息啊"), a job said as 我是幼儿园老师 or 当幼儿园老师; "me and maya made it official"
+    # 比较好", "该复习还是休息啊"), a job said as 我是幼儿园老师 or 当幼儿园老师; "me and maya made it official"; a message whose
+    # every sentence asks though it names the user (`§questions`: "how do I tell my parents we're not doing christmas?")
     ("m022_statement_marks", m008_statement_marks),
 ]
 

@@ -3,7 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks
 from memory.extract.facts import asks_only
-from memory.extract.relations import ASKS_MARK
+from memory.extract.relations import ASKS_MARK, QUESTIONS_MARK
 from tests.helpers import first_message_id, open_engram, remember_daily
 
 
@@ -79,3 +79,25 @@ def test_a_question_the_user_asked_sharing_the_questions_word_stays_below_what_t
                                    "what's a good vacuum for hair on sofas",
                                    "Biscuit knocked my plant off the shelf AGAIN and then purred at me like nothing happened"])
     assert first_message_id(minilm_engram, "What kind of animal do I have at home?") == "m2"
+
+
+@pytest.mark.parametrize("text, marks", [
+    ("how do I tell my parents we're not doing christmas at theirs this year?", [QUESTIONS_MARK]),
+    ("what's the right height for a desk monitor so my neck stops hurting", [QUESTIONS_MARK]),
+    ("银行卡丢了怎么挂失啊，急", [QUESTIONS_MARK]),
+    ("birthday gift ideas for a coworker I barely know?", [QUESTIONS_MARK]),
+    ("is hay fever worse in june or july?", [ASKS_MARK]),  # says nothing of the writer: only asks
+    # tells before it asks
+    ("I'm pescatarian so any quick fish recipes for weeknights?", []),
+    ("Just dropped my daughter Lily at nursery, what's the weather like?", []),
+])
+def test_a_message_whose_every_sentence_asks_though_it_names_the_writer_is_marked_so(text, marks):
+    found = statement_marks(text)
+    assert [m for m in found if m in (ASKS_MARK, QUESTIONS_MARK)] == marks
+
+
+def test_a_statement_goes_before_a_question_that_names_the_user_in_passing(minilm_engram):
+    """"height" in the user's question about a monitor is no word of a fear of heights; the balcony is."""
+    remember_daily(minilm_engram, ["my knees go weak whenever I'm on a tall balcony or in one of those glass lifts",
+                                   "what's the right height for a desk chair so my back stops aching?"])
+    assert first_message_id(minilm_engram, "Do I have a fear of heights?") == "m0"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import ASKS_MARK, OTHERS_MARK, about_someone_else, someone_elses
+from .relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, about_someone_else, someone_elses
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
@@ -780,7 +780,19 @@ def statement_marks(text: str) -> list[str]:
 
     return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}"
              for name, negated in statement_topics(text)] + ([OTHERS_MARK] if about_someone_else(text) else [])
-            + ([ASKS_MARK] if asks_only(text) else []))
+            + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text) else []))
+
+
+def _only_asks(text: str) -> bool:
+    """Every sentence of the message asks and none tells before it asks ("what job should my 16 year old do for summer
+    work?"), unlike "Just dropped my daughter Lily at nursery, what's the weather like?" and "I'm pescatarian so any
+    quick fish recipes?"."""
+    from .facts import is_question  # facts reads this module's rules
+
+    clauses = _clauses(text)
+    if not clauses or len(clauses) > 1 and _FIRST_PERSON.search(clauses[0]) and not is_question(clauses[0]):
+        return False
+    return not _told(text).strip()
 
 
 def _told(text: str) -> str:

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ASKS_MARK", "OTHERS_MARK", "about_someone_else", "fact_marks", "names_someone", "someone_elses",
+__all__ = ["ASKS_MARK", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone", "someone_elses",
            "someone_elses_attribute"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
 #: ... and of one that only asks and says nothing of the user (`facts.asks_only`: "is hay fever worse in june?").
 ASKS_MARK = "§asks"
+#: ... and of one whose every sentence asks, though it names the writer ("how do I tell my parents we're not doing
+#: christmas at theirs?"): it tells in passing, where a statement tells outright.
+QUESTIONS_MARK = "§questions"
 
 _PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|hubby"
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
