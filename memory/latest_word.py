@@ -62,7 +62,7 @@ _PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\
 _NOT_TOPICS_ZH = frozenset(
     "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
     "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
-_YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|吗[？?]?\s*$", re.I)
+_YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
 
 
 def asks_present_state(question: str) -> bool:

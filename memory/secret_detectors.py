@@ -251,6 +251,7 @@ _EN_LABEL = re.compile(
            | [ \t]+\|[ \t]+                        # a table row; `[[x|y]]` is a link alias
            | [ \t]+(?:is|was)[ \t]+
            | [ \t]*(?:是|为|為)[ \t]*
+           | (?P<aside>[ \t,]+(?:[\w'’]+[ \t,]+){0,8}?[\w'’]+[ \t]*:[ \t]*)  # `the wifi pw here so i dont lose it: …`
            | (?P<space>[ \t]+) )                       # `my password Tr0ub4dor!`: password-like values only""",
     re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
@@ -380,7 +381,7 @@ def _labelled_value(text: str, match: re.Match[str]) -> Span | None:
     value = text[start:end]
     if kind == "password" and groups[kind][:3] in ("pin", "Pin") and not pin_digits:
         return None  # "pin" not in capitals labels only a PIN's digits ("my pin is 4829", not "the pin is bent")
-    if groups.get("space") is not None and not (
+    if (groups.get("space") is not None or groups.get("aside") is not None) and not (
             pin_digits or kind == "password" and _looks_like_password(value)
             or kind != "password" and _looks_like_token(value)):
         return None

@@ -187,6 +187,7 @@ def test_a_shift_at_a_place_said_in_passing_is_a_statement_about_the_employer():
     ("I smoke about ten a day.", "Six months smoke-free today!", "Do I smoke?"),
     ("I smoke about ten a day, trying to cut down.", "Six months without a cigarette today!", "Do I still smoke?"),
     ("我每天抽半包烟。", "戒烟三个月了，一根都没碰。", "我现在还抽烟吗？"),
+    ("我每天抽半包烟。", "戒烟三个月了，一根都没碰。", "我现在还抽烟不"),  # 不 at the end asks yes or no as 吗 does
 ])
 def test_smoking_is_an_attribute_and_a_milestone_without_it_closes_it(eng, smoked, stopped, question):
     eng.remember(smoked, at=at("2024-01-01T09:00:00"))

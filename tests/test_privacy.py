@@ -462,3 +462,18 @@ def test_a_password_right_after_its_label_with_no_colon(redactor: Redactor, text
 ])
 def test_a_pin_or_a_token_right_after_its_label_as_chat_writes_it(redactor: Redactor, text: str, expected: str) -> None:
     assert redactor.scrub(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the label, a few words of chat, a colon, then the value: password- or token-shaped values only
+    ("saving the wifi pw here so i dont lose it: Tr0mbone!Kettle42",
+     "saving the wifi pw here so i dont lose it: [REDACTED:password]"),
+    ("the password for the shared drive, in case you forget it: hunter2_otter!",
+     "the password for the shared drive, in case you forget it: [REDACTED:password]"),
+    ("here is the token we talked about: abcdefghijklmnop1234", "here is the token we talked about: [REDACTED:token]"),
+    ("the password policy at work is strict: 12 chars minimum", "the password policy at work is strict: 12 chars minimum"),
+    ("my password manager says: use a longer one", "my password manager says: use a longer one"),
+    ("the key thing to remember: always lock the door", "the key thing to remember: always lock the door"),
+])
+def test_a_secret_after_its_label_and_a_few_words_of_chat(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected
