@@ -77,9 +77,9 @@ OTHERS_WEIGHT = 0.3
 # 859 → 866 of 1,104 at 0.5 → 0.25 → 0.1, none lost; held-out and LongMemEval unchanged (docs/benchmarks.md)
 ASKS_WEIGHT = 0.1
 # … and one whose every sentence asks, though it names the user ("how do I tell my parents we're not doing christmas at
-# theirs?"), tells in passing where a statement tells outright. Scenario tune half of 1,194: 940 → 943 → 947 → 949 at
-# 1 → 0.5 → 0.25 → 0.1, none lost; held-out 69/79 and LongMemEval `--groups 6` the same at each (10 of its 298 user
-# turns in a store are such messages)
+# theirs?"), tells in passing where a statement tells outright. Scenario tune half of 1,194: 940 → 947 at 0.25, none
+# lost (a first version of the mark: 943 / 947 / 949 at 0.5 / 0.25 / 0.1); held-out 69/79 and LongMemEval `--groups 6`
+# the same at each weight (10 of a store's 298 user turns are such messages)
 QUESTIONS_WEIGHT = 0.25
 _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
                            re.I)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ASKS_MARK", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone", "someone_elses",
-           "someone_elses_attribute"]
+__all__ = ["ASKS_MARK", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
+           "someone_elses", "someone_elses_attribute"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
