@@ -3,6 +3,7 @@
     python bench/scenarios.py bench/scenarios/tune.jsonl        # pass rates + every failure
     python bench/scenarios.py bench/scenarios/heldout.jsonl     # pass rates only
     python bench/scenarios.py --split bench/scenarios/cases.jsonl   # rewrite the two halves
+    python bench/scenarios.py bench/scenarios/tune.jsonl --keep DIR # stores kept; a second run only asks again
 
 Each case gets a fresh `--home`; its messages are written one by one with `python -m memory remember
 TEXT --at AT` (or all at once with `import-chat`, `--write import`), then its question goes through
@@ -98,23 +99,32 @@ def run_cli(argv: list[str], *, subprocess_mode: bool) -> str:
 
 
 def run_case(case: dict, args) -> dict:
-    """Write the case's messages into a fresh store, ask its question; the recall JSON."""
+    """Write the case's messages into a fresh store, ask its question; the recall JSON. With `--keep DIR` the
+    store stays in DIR/<id>/<write mode>, and a store already there is asked again without writing."""
+    if args.keep:
+        home = args.keep / case["id"] / args.write
+        return _write_and_ask(case, args, home, write=not home.exists())
     with tempfile.TemporaryDirectory(prefix="scenario-") as scratch:
-        common = ["--home", str(Path(scratch, "home")), "--json", "--embedder", args.embedder]
-        if args.write == "import":
+        return _write_and_ask(case, args, Path(scratch, "home"), write=True)
+
+
+def _write_and_ask(case: dict, args, home: Path, *, write: bool) -> dict:
+    common = ["--home", str(home), "--json", "--embedder", args.embedder]
+    if write and args.write == "import":
+        with tempfile.TemporaryDirectory(prefix="scenario-") as scratch:
             chat = Path(scratch, "chat.jsonl")
             chat.write_text("".join(json.dumps({"session_id": case["id"], "role": "user", "content": m["text"],
                                                 "at": m["at"], "id": f"{case['id']}#{n}"}, ensure_ascii=False)
                                     + "\n" for n, m in enumerate(case["messages"])), encoding="utf-8")
             run_cli(["import-chat", str(chat), *common], subprocess_mode=args.subprocess)
-        else:
-            for n, message in enumerate(case["messages"]):
-                run_cli(["remember", message["text"], "--at", message["at"], "--session", case["id"],
-                         "--id", f"{case['id']}#{n}", *common], subprocess_mode=args.subprocess)
-        query = ["recall", case["question"], "--k", str(K), *common]
-        if case.get("as_of"):
-            query += ["--as-of", case["as_of"]]
-        return json.loads(run_cli(query, subprocess_mode=args.subprocess))
+    elif write:
+        for n, message in enumerate(case["messages"]):
+            run_cli(["remember", message["text"], "--at", message["at"], "--session", case["id"],
+                     "--id", f"{case['id']}#{n}", *common], subprocess_mode=args.subprocess)
+    query = ["recall", case["question"], "--k", str(K), *common]
+    if case.get("as_of"):
+        query += ["--as-of", case["as_of"]]
+    return json.loads(run_cli(query, subprocess_mode=args.subprocess))
 
 
 def judge(case: dict, answer: dict) -> tuple[bool, str]:
@@ -177,6 +187,10 @@ def main() -> None:
     parser.add_argument("--only", help="only cases whose id contains this text")
     parser.add_argument("--subprocess", action="store_true",
                         help="run every CLI call as its own `python -m memory` process (default: in-process)")
+    parser.add_argument("--keep", type=Path,
+                        help="keep each case's store in KEEP/<id>/<write mode>; a store kept there is only asked again "
+                             "(for a change of recall alone: stores built by other write rules, or a run stopped "
+                             "halfway through a case, give other answers)")
     args = parser.parse_args()
     if args.split:
         write_split(args.cases)
