@@ -325,7 +325,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m021_statement_marks", m008_statement_marks),
     # Chinese chat as it is typed: a space ends a clause ("宣布 烟戒了!!!"), questions without a question mark ("瑜伽垫买多厚的
     # 比较好", "该复习还是休息啊"), a job said as 我是幼儿园老师 or 当幼儿园老师; "me and maya made it official"; a message whose
-    # every sentence asks though it names the user (`§questions`: "how do I tell my parents we're not doing christmas?")
+    # every sentence asks though it names the user (`§questions`: "how do I tell my parents we're not doing christmas?");
+    # the user only reacting to someone else is about them (`§others`: "my friend has three kids, idk how she does it")
     ("m022_statement_marks", m008_statement_marks),
 ]
 

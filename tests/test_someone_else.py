@@ -21,6 +21,9 @@ from tests.helpers import at, first_message_id, open_engram, remember_daily
     # one of the user's people introduced by name is a word about the user's partner
     ("My boyfriend Marco keeps stealing the duvet", ["§partner", "§said"]),
     ("I'm vegetarian, like my sister", ["§diet", "§said"]),
+    # the user only reacts to someone else, or tells news of their own beside them
+    ("my friend has three kids under 5, i genuinely don't know how she does it", ["§said", OTHERS_MARK]),
+    ("our twins Amara and Kofi started nursery this week, I cried more than they did", ["§children", "§said"]),
 ])
 def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks):
     assert statement_marks(text) == marks
@@ -118,3 +121,15 @@ def test_a_chinese_relation_without_its_wo_holds_none_of_the_users_slots():
         held = {attribute: [u.value for u in eng.store.slot_history("user", attribute)]
                 for attribute in eng.user_attributes()}
         assert held == {"partner": ["小林"]}
+
+
+@pytest.mark.parametrize("text, only_of_them", [
+    ("my neighbour has 3 boys and i have no idea how she stays sane", True),
+    ("My brother visited and I showed him round Leeds, where I live now", False),  # "where I live": the user's own
+    ("My sister's on the keto diet, any recipes?", False),  # the user is in no clause
+    ("the match was awful and I felt sorry for them", False),  # it does not begin with someone else
+])
+def test_the_user_speaking_only_of_someone_else(text, only_of_them):
+    from memory.extract.relations import speaks_only_of_them
+
+    assert speaks_only_of_them(text) is only_of_them

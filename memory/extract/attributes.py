@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, about_someone_else, someone_elses
+from .relations import (ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, about_someone_else, someone_elses,
+                        speaks_only_of_them)
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
@@ -778,8 +779,11 @@ def statement_marks(text: str) -> list[str]:
     (`ASKS_MARK`: "what's a decent interest rate for a savings account?")."""
     from .facts import asks_only  # facts reads this module's rules
 
-    return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}"
-             for name, negated in statement_topics(text)] + ([OTHERS_MARK] if about_someone_else(text) else [])
+    topics = statement_topics(text)
+    # the user only reacting to someone else ("… i genuinely don't know how she does it") tells nothing of their own
+    reacts_only = speaks_only_of_them(text) and all(name in ("said", "told") for name, _ in topics)
+    return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}" for name, negated in topics]
+            + ([OTHERS_MARK] if about_someone_else(text) or reacts_only else [])
             + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text) else []))
 
 

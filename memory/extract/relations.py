@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["ASKS_MARK", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
-           "someone_elses", "someone_elses_attribute"]
+           "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
@@ -53,6 +53,8 @@ _RELATIONS_PROPERTY = re.compile(rf"^{_KIN_MODIFIER_ATTRIBUTE}(?:{_RELATION_EN})
 _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
 _SAYS_OF_USER = re.compile(r"\b(?:said|says|told me|tells me|thinks|reckons|reckoned|mentioned)\s+(?:that\s+)?"
                            r"(?:i|i'm|i've|i'll|i'd|we|we're)\b|(?:说|觉得|告诉我)我", re.I)
+_MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|we've|us|our)\b|我", re.I)
+_OF_THEM = re.compile(r"\b(?:she|he|her|him|his|hers|they|them|their)\b", re.I)
 _USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*"
                            r"(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b"
                            rf"|^我们|^我(?!的?(?:{_RELATION_ZH}))", re.I)
@@ -89,6 +91,17 @@ def about_someone_else(text: str) -> bool:
     told = [s.strip() for s in _SENTENCE.findall(text) if s.strip() and not s.rstrip().endswith(("?", "？"))]
     first = _CLAUSE.split(told[0])[0].strip() if told and clauses and not _subject_of_others(clauses[0]) else None
     return _someone_elses_word(first or (clauses[0] if clauses else ""))
+
+
+def speaks_only_of_them(text: str) -> bool:
+    """A message that begins with someone else as its subject, whose clauses with the user in them speak of that
+    someone by a pronoun: "my friend has three kids under 5, i genuinely don't know how she does it". Whether those
+    clauses tell news of the user's own ("My brother got a job at Arup, so I moved into his old flat") is for the
+    statement rules to say."""
+    clauses = [c.strip() for c in _CLAUSE.split(text.strip()) if c.strip()]
+    mine = [c for c in clauses[1:] if _MINE.search(c)]
+    return (bool(mine) and someone_elses(clauses[0]) == set()
+            and all(_USER_SUBJECT.match(c) and _OF_THEM.search(c) for c in mine))
 
 
 def _subject_of_others(clause: str) -> re.Match | None:
