@@ -199,4 +199,6 @@ def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:
     found = {m for m in memory_ids if index.is_type(m, "user_profile")}
     found |= index.holding("§said", memory_ids) | index.holding("§told", memory_ids)
     closing = index.holding("§said~no", memory_ids) | index.holding("§told~no", memory_ids)
-    return found | closing if yes_no else found - closing
+    # someone else's news ("my dad's turning 65 next month") is never the user's latest word
+    not_own = index.holding(OTHERS_MARK, memory_ids) | index.holding(ASKS_MARK, memory_ids)
+    return (found | closing if yes_no else found - closing) - not_own

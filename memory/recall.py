@@ -69,8 +69,9 @@ QUESTION_TIME_BOOST = 1.5  # "in March 2025", "上周": memories of that time ra
 ASSISTANT_WEIGHT = 0.75
 # … and the user's messages about someone else ("My daughter is allergic to cats, do hypoallergenic breeds help?")
 # answer a question about the user less than the user's own ("Is there anything I'm allergic to?"), unless the
-# question names one of the user's people ("what is my daughter allergic to")
-OTHERS_WEIGHT = 0.3
+# question names one of the user's people ("what is my daughter allergic to"). Scenario tune half of 1,234: 970 → 981
+# at 0.3 → 0.15 (one lost), 982 at 0.1; held-out and LongMemEval unchanged at both (docs/benchmarks.md)
+OTHERS_WEIGHT = 0.15
 # … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
 # user, unless the question is about what the user asked ("what did I ask about savings rates?"); one that says
 # anything of the user ("what should I pack for my trip to Tokyo?") is no such message. Scenario tune half: 847 →

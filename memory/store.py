@@ -328,6 +328,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # every sentence asks though it names the user (`§questions`: "how do I tell my parents we're not doing christmas?");
     # the user only reacting to someone else is about them (`§others`: "my friend has three kids, idk how she does it")
     ("m022_statement_marks", m008_statement_marks),
+    # chat asks without a question mark ("any tips for selling shoes on vinted", "…正常吗 崩溃"); a request tells nothing
+    # by itself ("recommend me a thriller", "帮我写个生日祝福"), and a clause of the user's own after a question does
+    # ("帮我看看这个表对不对 我是湖南常德人 …"); a greeting before news ("heyyy just turned 37"); 另一半 is a partner
+    ("m023_statement_marks", m008_statement_marks),
 ]
 
 

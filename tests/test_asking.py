@@ -36,6 +36,12 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("学校附近的补习班靠谱吗，要不要报", True),
     ("I should call mum, what time is it?", False),
     ("my sister loves pizza and so do I", False),
+    # chat asks without a question mark: "any …", and 吗 before the space that ends a Chinese clause
+    ("any tips for selling shoes on vinted", True),
+    ("anyone know a decent plumber round here", True),
+    ("any time i eat dairy i get sick", False),
+    ("any tips for my trip to rome", False),
+    ("小学生每天作业写到十点正常吗 崩溃", True),
 ])
 def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
     assert asks_only(text) is only_asks
@@ -94,6 +100,24 @@ def test_a_question_the_user_asked_sharing_the_questions_word_stays_below_what_t
 def test_a_message_whose_every_sentence_asks_though_it_names_the_writer_is_marked_so(text, marks):
     found = statement_marks(text)
     assert [m for m in found if m in (ASKS_MARK, QUESTIONS_MARK)] == marks
+
+
+@pytest.mark.parametrize("text, marks", [
+    # a request to the assistant tells nothing by itself, though it names the user in passing
+    ("recommend me a thriller for a long flight, nothing too gory", [QUESTIONS_MARK]),
+    ("write a funny caption for a pic of my dog in sunglasses", [QUESTIONS_MARK]),
+    ("road trip playlist pls, 2000s indie vibes", [QUESTIONS_MARK]),
+    ("帮我给同事小周写个生日祝福 别太肉麻", [QUESTIONS_MARK]),
+    # news of the user's, not requests: 帮我妈 is "for my mum", 帮我记 a note to keep
+    ("帮我妈挂了个号", ["§said"]),
+    ("帮我记一下 我的车牌号是沪A12345", ["§said"]),
+    # a clause that tells, after the question, is the user's word: the message is no mere question
+    ("帮我看看这个表格式对不对 我是湖南常德人 籍贯那栏写常德市可以吗", ["§said"]),
+    # a greeting before the news does not hide it
+    ("heyyy just turned 37 today 🎂 feeling ancient lol", ["§told"]),
+])
+def test_a_request_tells_nothing_and_a_clause_of_ones_own_tells_though_a_question_comes_first(text, marks):
+    assert [mark for mark in statement_marks(text) if mark in (QUESTIONS_MARK, ASKS_MARK, "§said", "§told")] == marks
 
 
 def test_a_statement_goes_before_a_question_that_names_the_user_in_passing(minilm_engram):

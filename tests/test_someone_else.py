@@ -93,7 +93,7 @@ def test_a_slot_attribute_of_one_of_the_users_people_is_someone_elses(attribute,
 @pytest.mark.parametrize("question, named", [
     ("What did I get my sister for her birthday?", True), ("How many cousins' weddings did I go to?", True),
     ("我妈喜欢什么花？", True), ("Is there anything I'm allergic to?", False), ("Who am I dating?", False),
-    ("我现在平时怎么锻炼？", False),
+    ("我现在平时怎么锻炼？", False), ("我另一半是干什么工作的？", True), ("what does my other half do for work?", True),
 ])
 def test_a_question_that_names_one_of_the_users_people_is_read_as_about_them(question, named):
     assert names_someone(question) is named
@@ -133,3 +133,21 @@ def test_the_user_speaking_only_of_someone_else(text, only_of_them):
     from memory.extract.relations import speaks_only_of_them
 
     assert speaks_only_of_them(text) is only_of_them
+
+
+def test_someone_elses_word_that_matches_the_question_better_still_goes_below_the_users_own(minilm_engram):
+    """The husband's blood test shares more with the question than the nurse's word about the user's blood type."""
+    remember_daily(minilm_engram, [
+        "The nurse at the donor session said I'm O neg, the universal one, so they'll be calling me a lot lol",
+        "my husband needs a blood test for cholesterol, does he have to fast beforehand?",
+        "Is it true that your personality matches your blood type? My coworker swears by it"])
+    assert first_message_id(minilm_engram, "What blood type am I?") == "m0"
+
+
+def test_someone_elses_later_news_is_never_the_users_latest_word(minilm_engram):
+    """"my dad's turning 65" is said after the user's "just turned 37", and on the same topic: it is the dad's."""
+    remember_daily(minilm_engram, ["just turned 37 today 🎂 feeling ancient lol",
+                                   "my dad's turning 65 next month, how old is too old to feel old lol"])
+    results = minilm_engram.recall("how old am i now?", as_of=at("2025-02-01T00:00:00")).results
+    assert results[0].unit.message_id == "m0"
+    assert all(r.valid for r in results if r.unit.message_id == "m0")

@@ -662,7 +662,7 @@ _CONSEQUENCE = re.compile(
 
 # What may open news before its verb: "Heads up — went fully vegan", "Guess what, moved to Leeds!", "Update: sold the car"
 _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|big news|quick update|update|news|fyi|btw|by the way|fun fact|ok so|okay so"
-                      r"|oh and|anyway)\s*[—–:,!.-]*\s+)+", re.I)
+                      r"|oh and|anyway|h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening))\s*[—–:,!.-]*\s+)+", re.I)
 
 
 def statement_topics(text: str) -> list[tuple[str, bool]]:
@@ -791,23 +791,24 @@ def _only_asks(text: str) -> bool:
     """Every sentence of the message asks and none tells before it asks ("what job should my 16 year old do for summer
     work?"), unlike "Just dropped my daughter Lily at nursery, what's the weather like?" and "I'm pescatarian so any
     quick fish recipes?"."""
-    from .facts import is_question  # facts reads this module's rules
+    from .facts import is_question, requests  # facts reads this module's rules
 
     clauses = _clauses(text)
-    if not clauses or len(clauses) > 1 and _FIRST_PERSON.search(clauses[0]) and not is_question(clauses[0]):
+    if not clauses or (len(clauses) > 1 and _FIRST_PERSON.search(clauses[0]) and not is_question(clauses[0])
+                       and not requests(clauses[0])):
         return False
     return not _told(text).strip()
 
 
 def _told(text: str) -> str:
     """The sentences of a message that tell rather than ask ("Moved to Leeds last month. Any tips?")."""
-    from .facts import is_question, stated_head  # facts reads this module's rules
+    from .facts import is_question, requests, told_clauses  # facts reads this module's rules
 
     told = []
     for m in re.finditer(r"[^.!?。！？\n]+[.!?。！？]*", text):
         sentence = m.group().strip()
-        if sentence and is_question(sentence):  # "As a lifelong vegan I struggle at events, any advice?"
-            head = stated_head(sentence)
+        if sentence and (is_question(sentence) or requests(sentence)):  # "As a lifelong vegan I struggle at events, any advice?"
+            head = told_clauses(sentence)
             sentence = head + "." if head else ""
         if sentence:
             told.append(sentence)

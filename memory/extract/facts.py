@@ -51,13 +51,25 @@ _REMEMBER_EN = re.compile(
 _REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
 _QUESTION_EN = re.compile(
     r"^\W*(?:do|does|did|what|what's|whats|where|wheres|who|whom|whose|when|why|how|hows|which|is|are|am|was|were|can|could"
-    r"|would|should|will|shall|have|has|may|might)\b(?!')",
+    r"|would|should|will|shall|have|has|may|might)\b(?!')"
+    # chat asks without a question mark: "any tips for selling shoes on vinted", "anyone know a good plumber"
+    r"|^\W*(?:any|anyone|anybody)\s+(?!(?:time|day|more|longer)\b)(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)",
     re.I,
 )
+# A request to the assistant tells nothing by itself: "recommend me a thriller for a long flight", "write a funny
+# caption for a pic of my dog", "帮我给同事写个生日祝福" (not "帮我记一下…", a note, nor "帮我妈挂了个号", news).
+_REQUEST = re.compile(
+    r"^\W*(?:(?:pls|plz|please)\s+)?(?:recommend|suggest|remind me|help me|tell me|give me|show me|find me|teach me|write"
+    r"|draft|explain|translate|summari[sz]e|proofread|rewrite|brainstorm|describe)\b"
+    r"|^\W*(?:请你?帮我|麻烦你?帮我|帮我(?!妈|爸|老|哥|姐|弟|妹|女|儿|记|存|保存)|给我(?:推荐|写|找|讲|列|出|想|整理|翻译|解释))",
+    re.I,
+)
+_PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
+_REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
 # 几 after a number is a rough count, not a question: "看了二十几个病人"
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 ("not very")
 _QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万\d])几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
-                          r"|为什么|为何|(?:吗|呢|么)\W*$"
+                          r"|为什么|为何|(?:吗|呢|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
                           # "瑜伽垫买多厚的比较好", "考试前一天该复习还是休息啊", "有推荐的牌子"
                           r"|多(?:厚|大|久|长|高|重|远|宽|贵|深)|(?:该|要|选)[^，。,]{1,10}还是|还是[^，。,]{1,10}(?:啊|呀|好)\W*$"
                           r"|求推荐|推荐一下\W*$|有推荐"
@@ -385,11 +397,34 @@ def asks_only(text: str) -> bool:
     ("is hay fever worse in june or july?", "best hand cream for cracked knuckles?", "有什么适合冬天的运动装备推荐吗").
     "How do I get my salary paid into Starling?" says something of the writer; so do "Sold the bike, any tips?" and
     "上个月搬到深圳了，有没有省钱的建议". The "I" of "how often should I change the oil?" is anyone's."""
-    if "我" in text or set(re.findall(r"[\w']+", _ADVICE_I.sub(" ", text.lower()))) & FIRST_PERSON:
+    if "我" in text or set(re.findall(r"[\w']+", _REQUEST_ME.sub(" ", _ADVICE_I.sub(" ", text.lower())))) & FIRST_PERSON:
         return False
     clauses = [clause for _, sentence in _sentences(text) for clause in _ASKING_CLAUSE.split(sentence)
                if not _NO_WORD.match(clause)]
-    return bool(clauses) and all(_asks(clause) for clause in clauses)
+    return bool(clauses) and all(_asks(clause) or requests(clause) for clause in clauses)
+
+
+def requests(text: str) -> bool:
+    """A request to the assistant ("recommend me a thriller", "road trip playlist pls", "帮我写个生日祝福"): it asks for
+    something, and by itself tells nothing of the writer (a note to keep, "remember that …", is no request)."""
+    s = text.strip()
+    first = re.split(r"[,;:，；：]", s, maxsplit=1)[0]
+    return (bool(_REQUEST.match(s) or _PLEASE_LAST.search(first))
+            and not _REMEMBER_EN.match(s) and not _REMEMBER_ZH.match(s))
+
+
+def told_clauses(sentence: str) -> str:
+    """What a sentence that asks or requests tells: its head before the first question (`stated_head`), and any later
+    clause in which the writer speaks of themself without asking ("帮我看看这个表格式对不对 我是湖南常德人 籍贯写常德市可以吗"
+    tells 我是湖南常德人)."""
+    head = stated_head(sentence)
+    later = [clause.strip() for start, _, clause in _clauses(sentence, 0)
+             if start > len(head) and _OWN_CLAUSE.match(clause.strip()) and not is_question(clause.strip())
+             and not requests(clause)]
+    return ", ".join(part for part in [head, *later] if part)
+
+
+_OWN_CLAUSE = re.compile(r"(?:i|i'm|im|i've|ive|i'd)\b|我(?!们的)", re.I)
 
 
 def _asks(sentence: str) -> bool:
@@ -407,7 +442,7 @@ def stated_head(sentence: str) -> str:
     Empty when it opens with the question ("Do you think I should move to Leeds, I love it there?")."""
     head = 0
     for start, end, clause in _clauses(sentence, 0):
-        if clause.strip() and is_question(clause.strip()):
+        if clause.strip() and (is_question(clause.strip()) or requests(clause)):
             break
         head = end
     return sentence[:head].strip(" ,;:，；：")

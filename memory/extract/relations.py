@@ -18,7 +18,7 @@ ASKS_MARK = "§asks"
 #: christmas at theirs?"): it tells in passing, where a statement tells outright.
 QUESTIONS_MARK = "§questions"
 
-_PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|hubby"
+_PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|hubby|other half|significant other"
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
 _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin"
@@ -35,14 +35,14 @@ _OTHER_SUBJECT_EN = re.compile(
     r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
     r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
-                r"|男朋友|女朋友|男友|女友|对象|爱人|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶")
+                r"|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶")
 #: "… any tips? asking for my sister", "帮我妈问一下": the message is asked on someone else's behalf.
 _ON_BEHALF = re.compile(rf"\b(?:asking|asked|ask)\s+for\s+(?:a|my|our)\s+{_KIN_MODIFIER_EN}(?:{_RELATION_EN})\b"
                         rf"|[替帮]我的?(?:{_RELATION_ZH})问", re.I)
 _SENTENCE = re.compile(r"[^?？!！.。]*[?？!！.。]+|[^?？!！.。]+$")
 # "我妈…", and as Chinese often says it, without 我: "表妹在学钢琴", "同事开车上班" (not 朋友圈, WeChat's feed)
 _OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?:{_RELATION_ZH}))(?![和跟与]我|圈)")
-_PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人")
+_PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣")
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
