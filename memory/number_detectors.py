@@ -70,8 +70,11 @@ _NUMBER_LABEL = re.compile(
             (?P<card>(?:(?:credit|debit|bank|visa|master|amex|union[ ]?pay)[ _-]?)?card{_NUMBER_SUFFIX}?)
           | (?P<account>(?:bank[ _-]?)?account{_NUMBER_SUFFIX}? | acct\.?{_NUMBER_SUFFIX}? | a/c{_NUMBER_SUFFIX}?)
           | (?P<iban>iban)
-          | (?P<id>ssn | social[ _-]security(?:[ _-]number)? | passport{_NUMBER_SUFFIX}?
+          | (?P<id>ssn | social[ _-]security(?:[ _-]number)?
+                 # "passport no. …", and as chat writes it: "my irish passport 🇮🇪 numbers PA4827193"
+                 | passport(?:[ \t]+[^\sA-Za-z0-9]{{1,4}})?(?:{_NUMBER_SUFFIX}|[ ]numbers)?
                  | national[ _-]id{_NUMBER_SUFFIX}? | id[ _-]?card{_NUMBER_SUFFIX}?)
+          | (?P<member>(?:membership|member|policy|customer|patient|nhs|insurance)(?:{_NUMBER_SUFFIX}|[ _-]?id))
         )(?![A-Za-z0-9])
       | (?P<cn_card>(?:银行|銀行|信用|借记|借記|储蓄|儲蓄)?卡(?:号|號)(?:码|碼)?
                    | (?:银行|銀行|信用|借记|借記|储蓄|儲蓄)卡)
@@ -81,13 +84,13 @@ _NUMBER_LABEL = re.compile(
     [*_`"'\]]{{0,3}}
     (?:[ \t]*[(（][^)）\n]{{0,12}}[)）])?
     (?P<sep>[ \t]*(?:[:：=\#]|\bis\b|是|为|為)?[ \t]*)
-    (?P<lead>[A-Za-z]{{1,2}}(?:\d{{2}}[ -]?(?:[A-Za-z0-9]{{1,4}}[ -]?){{0,2}})?)?
+    (?P<lead>[A-Za-z]{{1,2}}(?:\d{{2}}[ -]?(?:[A-Za-z0-9]{{1,4}}[ -]?){{0,2}}|-)?)?
     \Z""",
     re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
 _LABEL_KINDS = {
     "card": "bank_card", "cn_card": "bank_card", "account": "bank_account", "cn_account": "bank_account",
-    "iban": "iban", "id": "national_id", "cn_id": "national_id",
+    "iban": "iban", "id": "national_id", "cn_id": "national_id", "member": "member_id",
 }
 _BARE_LABELS = ("card", "account")
 _IBAN_TAIL = re.compile(r"(?:[ -]?[A-Z0-9]{1,4}){1,6}(?![A-Za-z0-9])", re.ASCII)

@@ -132,7 +132,7 @@ def _detectors(settings: RedactionSettings) -> list[Detector]:
     detectors += [_custom_detector(pattern) for pattern in _compile_custom(settings.custom_patterns)]
     labelled = {"bank_card", "bank_account", "iban"} if settings.bank_cards else set()
     if settings.national_ids:
-        labelled.add("national_id")
+        labelled |= {"national_id", "member_id"}  # membership, policy and patient numbers identify a person too
     if labelled:
         detectors.append(numbers.LabelledNumbers(frozenset(labelled)))
     if settings.national_ids:

@@ -18,7 +18,7 @@ from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, names_someone
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_yes_no, latest_word_scores
+from .latest_word import EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES,
                     SLOT_PHRASES)
@@ -190,6 +190,11 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                        no_longer))
     no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in left_behind
                       if memory_id in units and memory_id not in no_longer})
+    if then is None and about_user and not HAN_CHAR.search(query):
+        no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in
+                          _left_behind_by_words(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
+                                                terms)
+                          if memory_id not in no_longer})
     results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
                              c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
                              valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
@@ -393,6 +398,33 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break
     return found
+
+
+# words of when and how a question asks ("now", "still", "these days"), never what it is about
+_TIME_OF_ASKING = frozenset(tokenize_for_search(
+    "now still these days currently usually anymore moment right today time go get have do nowadays lately"))
+
+
+def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: str, terms: list[str]) -> set[int]:
+    """When the first result is the user's word that something changed or ended ("had to switch dentists … new guy is
+    dr menon", "pulled the plug on netflix"), the user's earlier words that share a word of the question with it
+    ("the only dentist who …", "just finished tiger king on netflix") are what it left behind."""
+    from .extract import is_question
+    from .extract.attributes import STATEMENT_MARK, own_clauses, tells_a_change
+
+    if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
+        return set()
+    latest, ids = shown[0], [u.id for u in shown]
+    own = (index.holding(f"{STATEMENT_MARK}said", ids) | index.holding(f"{STATEMENT_MARK}said~no", ids)
+           | index.holding(f"{STATEMENT_MARK}told", ids) | index.holding(f"{STATEMENT_MARK}told~no", ids))
+    own -= (index.holding(ASKS_MARK, ids) | index.holding(QUESTIONS_MARK, ids) | index.holding(OTHERS_MARK, ids)
+            | index.holding(ASSISTANT_MARK, ids))
+    if latest.id not in own or is_question(latest.content) or not tells_a_change(latest.content):
+        return set()
+    topic = (set(terms) - _TIME_OF_ASKING) & set(tokenize_for_search(latest.content))
+    said_at = index.attrs(latest.id)[1]
+    return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
+            and topic & set(tokenize_for_search(" ".join(own_clauses(u.content))))}
 
 
 def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:

@@ -330,7 +330,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m022_statement_marks", m008_statement_marks),
     # chat asks without a question mark ("any tips for selling shoes on vinted", "…正常吗 崩溃"); a request tells nothing
     # by itself ("recommend me a thriller", "帮我写个生日祝福"), and a clause of the user's own after a question does
-    # ("帮我看看这个表对不对 我是湖南常德人 …"); a greeting before news ("heyyy just turned 37"); 另一半 is a partner
+    # ("帮我看看这个表对不对 我是湖南常德人 …"); a greeting before news ("heyyy just turned 37"); 另一半 is a partner;
+    # "£48 this month??" is disbelief, no question; idioms of ending and change ("said goodbye to", 卸载了, 投奔, 转粉);
+    # news told with "had to" ("had to switch dentists")
     ("m023_statement_marks", m008_statement_marks),
 ]
 

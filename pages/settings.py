@@ -31,7 +31,7 @@ EMBEDDERS = {None: "as built — the one this memory's vectors came from, when i
              "hash": "hash — instant keyword hashing (fast, weakest)"}
 REDACTION_LABELS = {
     "secrets": "API keys, tokens and passwords",
-    "national_ids": "National ID numbers",
+    "national_ids": "National ID, passport, membership and policy numbers",
     "bank_cards": "Bank card numbers",
     "emails": "E-mail addresses",
     "phones": "Phone numbers",

@@ -51,6 +51,14 @@ def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
 def test_a_turn_of_phrase_is_no_question():
     from memory.extract.facts import is_question
 
+    # a doubled mark after a statement's word order is disbelief; with a question's words it still asks
+    assert is_question("vodafone bill came in at £48 this month??") is False
+    assert is_question("my landlord raised the rent by 200 quid?!") is False
+    assert is_question("is that normal??") is True
+    assert is_question("ok so is it bad??") is True
+    assert is_question("the plumber wants how much??") is True
+    assert is_question("you're moving to leeds?") is True  # one mark: a question
+
     assert is_question("他动不动就生气") is False
     assert is_question("要不要带伞") is True
     assert is_question("今天又看了二十几个病人，我在社区医院当牙医") is False  # 几 after a number is a rough count

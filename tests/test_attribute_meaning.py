@@ -250,6 +250,13 @@ def test_a_chinese_cue_inside_a_longer_cue_of_another_slot_asks_for_that_slot():
     ("two months without a single cigarette, i think i quit", ("smoking", True)),
     ("新年第一天宣布 烟戒了!!! 这次是认真的", ("smoking", True)),  # a space ends a clause in Chinese chat
     ("早啊~ 小班的娃哭成一片 当幼儿园老师真的心累", ("occupation", False)),
+    # idioms of an ending and of a change
+    ("we had to say goodbye to biscuit this morning. 14 years.", ("said", True)),
+    ("finally pulled the plug on netflix, £15.99 a month, nah", ("told", True)),
+    ("抖音卸载了 一个月了 睡眠好多了", ("said", True)),
+    ("汤圆送给表妹养了 家里太小", ("pet", True)),
+    ("星巴克太贵了 现在彻底投奔瑞幸", ("said", False)),
+    ("正式转粉勇士了 库里三分太好看", ("said", False)),
 ])
 def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     assert topic in statement_topics(text)

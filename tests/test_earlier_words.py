@@ -224,3 +224,38 @@ def test_a_clause_names_an_attribute_by_its_statement_words(text, attribute, nam
     from memory.extract.attributes import names_attribute
 
     assert names_attribute(text, attribute) is names
+
+
+
+def test_the_users_earlier_word_sharing_the_questions_topic_with_a_change_is_left_behind(engram):
+    """No rule has a class for a streaming service, and the two turns are further apart in meaning than the latest word's
+    topic: the change the user told comes first, and their earlier word on what the question asks about is history."""
+    engram.remember("just finished tiger king on netflix, what do i watch next", at=at("2024-01-10T09:00:00"))
+    engram.remember("my flatmate pays for netflix AND disney+ AND now tv, like how many do u need", at=at("2024-02-10T09:00:00"))
+    engram.remember("finally pulled the plug on netflix, £15.99 to rewatch the office again, nah. using the library app now",
+                    at=at("2024-03-10T09:00:00"))
+    found = results(engram, "am i still paying for netflix?")
+    assert "pulled the plug" in found[0].unit.content and found[0].valid
+    assert not by_text(found, "tiger king").valid
+    assert by_text(found, "my flatmate").valid  # someone else's
+
+
+def test_a_word_shared_only_in_someone_elses_clause_or_asked_about_before_leaves_nothing_behind(engram):
+    engram.remember("joined the riverside striders running club! tuesday night 5ks along the towpath",
+                    at=at("2024-01-10T09:00:00"))
+    engram.remember("my neighbour runs a book club on thursdays and keeps inviting me, i havent read a book since 2019",
+                    at=at("2024-02-10T09:00:00"))
+    engram.remember("switched clubs btw, i run with hilltop harriers now, their sessions fit round my shifts",
+                    at=at("2024-03-10T09:00:00"))
+    found = results(engram, "which running club am I with now?")
+    assert "hilltop harriers" in found[0].unit.content
+    assert not by_text(found, "riverside striders").valid
+    assert by_text(found, "book club").valid  # the club is the neighbour's
+    assert all(r.valid for r in results(engram, "which running club was I in before hilltop harriers?"))
+
+
+def test_no_earlier_word_is_left_behind_by_a_message_that_asks(engram):
+    engram.remember("joined the Hackney Harriers running club, thursday evenings are 5k loops now",
+                    at=at("2024-01-10T09:00:00"))
+    engram.remember("any tips for a club social? I'm so awkward meeting new people", at=at("2024-03-10T09:00:00"))
+    assert all(r.valid for r in results(engram, "what club do I go to on thursdays?"))

@@ -256,6 +256,22 @@ def test_labelled_numbers_follow_the_settings() -> None:
     assert only_cards.scrub(text) == "卡号[REDACTED:bank_card], 身份证号110101199003074574"
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my irish passport 🇮🇪 numbers PA4827193, for the esta form",
+     "my irish passport 🇮🇪 numbers [REDACTED:national_id], for the esta form"),
+    ("signed up with bupa 🙌 membership no. BP-88213407, keep forgetting it",
+     "signed up with bupa 🙌 membership no. [REDACTED:member_id], keep forgetting it"),
+    ("policy number: 99887766 with aviva", "policy number: [REDACTED:member_id] with aviva"),
+    ("nhs number 943 476 5919", "nhs number [REDACTED:member_id]"),
+    # no number after the label, or too short to identify anyone
+    ("my passport expires in 2031", "my passport expires in 2031"),
+    ("the membership fee is £120 a year", "the membership fee is £120 a year"),
+])
+def test_passport_membership_and_policy_numbers_as_chat_writes_them(redactor: Redactor, text: str, expected: str) -> None:
+    assert redactor.scrub(text) == expected
+    assert Redactor(RedactionSettings(national_ids=False)).scrub(text) == text
+
+
 @pytest.mark.parametrize(
     "iban",
     ["DE89 3704 0044 0532 0130 00", "DE89370400440532013000", "GB82 WEST 1234 5698 7654 32", "NL91ABNA0417164300"],

@@ -20,7 +20,8 @@ from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, swit
 from .value_types import NETWORK as _NETWORK
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
-           "names_attribute", "resolve", "statement_marks", "statement_topics"]
+           "names_attribute", "resolve", "own_clauses", "statement_marks", "statement_topics",
+           "tells_a_change"]
 
 
 @dataclass(frozen=True)
@@ -447,12 +448,12 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|当(?=" + _ZH_JOB + r"))"
+    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了)"
+    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
     r"|(?:^|[。！？，,\s]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
@@ -468,7 +469,7 @@ VERB_FIRST = re.compile(
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
 _TELLING_VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|still|now)\s+)*"
-    r"(?:[a-z]{3,}ed|haven't|hadn't|don't|didn't|can't|won't|never|been"
+    r"(?:[a-z]{3,}ed|had to|have to|haven't|hadn't|don't|didn't|can't|won't|never|been"
     r"|training|working|living|running|studying|teaching|playing|doing|using|driving|riding|cycling|walking"
     r"|swimming|cooking|eating|drinking|smoking|vaping|saving|renting|commuting|dating|seeing|volunteering|coaching|practising"
     r"|practicing|taking|reading|writing)\b", re.I)
@@ -505,15 +506,17 @@ _NEGATION = re.compile(
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
-    r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped)\b"
-    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚|戒了|戒掉|去世|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
+    r"|uninstalled|deleted the app)\b"
+    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
+    r"|戒了|戒掉|去世|卸载|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
     r"|got|adopted|bought|upgraded|became|new)\b"
-    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|开始|新", re.I)
+    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|开始|新|投奔|转粉", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
@@ -771,6 +774,18 @@ def changed_topics(text: str, topics: set[str]) -> set[str]:
 
 
 STATEMENT_MARK = "§"  # search tokens of our own start with it: "§home_location", "§pet~no", "§said"
+
+
+def own_clauses(text: str) -> list[str]:
+    """The clauses of a message that are not about someone else ("i havent read a book since 2019", not "my neighbour
+    runs a book club")."""
+    return [clause for clause in _clauses(text) if someone_elses(clause) is None]
+
+
+def tells_a_change(text: str) -> bool:
+    """A message that says something changed or ended ("had to switch dentists", "pulled the plug on netflix")."""
+    told = _told(text)
+    return bool(_CHANGE.search(told) or _NEGATION.search(told))
 
 
 def statement_marks(text: str) -> list[str]:

@@ -427,10 +427,18 @@ def told_clauses(sentence: str) -> str:
 _OWN_CLAUSE = re.compile(r"(?:i|i'm|im|i've|ive|i'd)\b|我(?!们的)", re.I)
 
 
+# "vodafone bill came in at £48 this month??": a doubled mark after a statement's word order is disbelief, not a
+# question ("is that normal??" and "the plumber charged how much?!" still ask)
+_DISBELIEF = re.compile(r"(?:\?\?|\?!|!\?)[?!]*$")
+_ASKING_WORD = re.compile(r"\b(?:how|hows|what|whats|what's|why|who|whom|whose|where|when|which|any|anyone|anybody)\b"
+                          r"|^\W*(?:(?:ok|okay|so|but|and|wait|lol|also|like|then|ugh|um|hmm)\W+)*"
+                          r"(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b", re.I)
+
+
 def _asks(sentence: str) -> bool:
     s = sentence.strip()
     if s.endswith(("?", "？")):
-        return True
+        return not (_DISBELIEF.search(s) and not HAN_CHAR.search(s) and not _ASKING_WORD.search(s))
     if HAN_CHAR.search(s):
         return bool(_QUESTION_ZH.search(s))
     return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s)
