@@ -822,7 +822,8 @@ def _told(text: str) -> str:
     told = []
     for m in re.finditer(r"[^.!?。！？\n]+[.!?。！？]*", text):
         sentence = m.group().strip()
-        if sentence and (is_question(sentence) or requests(sentence)):  # "As a lifelong vegan I struggle at events, any advice?"
+        # "As a lifelong vegan I struggle at events, any advice?", "write me a poem for my mum's 60th"
+        if sentence and (is_question(sentence) or requests(sentence)):
             head = told_clauses(sentence)
             sentence = head + "." if head else ""
         if sentence:

@@ -413,6 +413,9 @@ def requests(text: str) -> bool:
             and not _REMEMBER_EN.match(s) and not _REMEMBER_ZH.match(s))
 
 
+_OWN_CLAUSE = re.compile(r"(?:i|i'm|im|i've|ive|i'd)\b|我(?!们的)", re.I)
+
+
 def told_clauses(sentence: str) -> str:
     """What a sentence that asks or requests tells: its head before the first question (`stated_head`), and any later
     clause in which the writer speaks of themself without asking ("帮我看看这个表格式对不对 我是湖南常德人 籍贯写常德市可以吗"
@@ -422,9 +425,6 @@ def told_clauses(sentence: str) -> str:
              if start > len(head) and _OWN_CLAUSE.match(clause.strip()) and not is_question(clause.strip())
              and not requests(clause)]
     return ", ".join(part for part in [head, *later] if part)
-
-
-_OWN_CLAUSE = re.compile(r"(?:i|i'm|im|i've|ive|i'd)\b|我(?!们的)", re.I)
 
 
 # "vodafone bill came in at £48 this month??": a doubled mark after a statement's word order is disbelief, not a
