@@ -121,6 +121,7 @@ def test_a_message_whose_every_sentence_asks_though_it_names_the_writer_is_marke
     ("帮我记一下 我的车牌号是沪A12345", ["§said"]),
     # a clause that tells, after the question, is the user's word: the message is no mere question
     ("帮我看看这个表格式对不对 我是湖南常德人 籍贯那栏写常德市可以吗", ["§said"]),
+    ("why do coffee shops charge extra for oat milk, my sister asked and I had no answer", [QUESTIONS_MARK]),  # says no state
     # a greeting before the news does not hide it
     ("heyyy just turned 37 today 🎂 feeling ancient lol", ["§told"]),
 ])

@@ -413,7 +413,10 @@ def requests(text: str) -> bool:
             and not _REMEMBER_EN.match(s) and not _REMEMBER_ZH.match(s))
 
 
-_OWN_CLAUSE = re.compile(r"(?:i|i'm|im|i've|ive|i'd)\b|我(?!们的)", re.I)
+# a later clause in which the writer says what they are or have ("I'm a nurse", "我是湖南常德人"), not any clause of
+# theirs: "why do coffee shops charge extra for oat milk, my sister asked and I had no answer" tells nothing of them
+_OWN_CLAUSE = re.compile(r"(?:i'm|im|i am|i've been|ive been|i live|i work|i have|i've got|ive got)\b"
+                         r"|我(?:是|在|住|叫|家|有|今年|已经|现在|一直)", re.I)
 
 
 def told_clauses(sentence: str) -> str:
