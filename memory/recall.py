@@ -375,8 +375,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     said = index.holding(f"{STATEMENT_MARK}said", ids) | index.holding(f"{STATEMENT_MARK}said~no", ids)
     told = index.holding(f"{STATEMENT_MARK}told", ids) | index.holding(f"{STATEMENT_MARK}told~no", ids)
     others = index.holding(OTHERS_MARK, ids)
-    not_told = (index.holding(ASKS_MARK, ids) | index.holding(QUESTIONS_MARK, ids) | others
-                | index.holding(ASSISTANT_MARK, ids))
+    not_told = _not_told(index, ids)
     found: dict[int, str] = {}
     for unit in shown:
         chinese_turn = unit.type == "chat_turn" and HAN_CHAR.search(unit.content) and unit.id not in not_told
@@ -409,22 +408,28 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     """When the first result is the user's word that something changed or ended ("had to switch dentists … new guy is
     dr menon", "pulled the plug on netflix"), the user's earlier words that share a word of the question with it
     ("the only dentist who …", "just finished tiger king on netflix") are what it left behind."""
-    from .extract import is_question
-    from .extract.attributes import STATEMENT_MARK, own_clauses, tells_a_change
-
     if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
         return set()
     latest, ids = shown[0], [u.id for u in shown]
-    own = (index.holding(f"{STATEMENT_MARK}said", ids) | index.holding(f"{STATEMENT_MARK}said~no", ids)
-           | index.holding(f"{STATEMENT_MARK}told", ids) | index.holding(f"{STATEMENT_MARK}told~no", ids))
-    own -= (index.holding(ASKS_MARK, ids) | index.holding(QUESTIONS_MARK, ids) | index.holding(OTHERS_MARK, ids)
-            | index.holding(ASSISTANT_MARK, ids))
-    if latest.id not in own or is_question(latest.content) or not tells_a_change(latest.content):
+    own = set().union(*(index.holding(mark, ids) for mark in ("§said", "§said~no", "§told", "§told~no")))  # as latest_word
+    own -= _not_told(index, ids)
+    if latest.id not in own:
+        return set()
+    from .extract import is_question  # the statement rules, compiled only when the first result is the user's word
+    from .extract.attributes import own_clauses, tells_a_change
+
+    if is_question(latest.content) or not tells_a_change(latest.content):
         return set()
     topic = (set(terms) - _TIME_OF_ASKING) & set(tokenize_for_search(latest.content))
     said_at = index.attrs(latest.id)[1]
     return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
             and topic & set(tokenize_for_search(" ".join(own_clauses(u.content))))}
+
+
+def _not_told(index: HybridIndex, ids: list[int]) -> set[int]:
+    """Those of `ids` that tell nothing of the user: messages that ask, or are about someone else, or the assistant's."""
+    return (index.holding(ASKS_MARK, ids) | index.holding(QUESTIONS_MARK, ids) | index.holding(OTHERS_MARK, ids)
+            | index.holding(ASSISTANT_MARK, ids))
 
 
 def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[float, int]]) -> bool:
