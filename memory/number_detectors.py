@@ -83,8 +83,9 @@ _NUMBER_LABEL = re.compile(
     )
     [*_`"'\]]{{0,3}}
     (?:[ \t]*[(（][^)）\n]{{0,12}}[)）])?
-    (?P<sep>[ \t]*(?:[:：=\#]|\bis\b|是|为|為)?[ \t]*)
-    (?P<lead>[A-Za-z]{{1,2}}(?:\d{{2}}[ -]?(?:[A-Za-z0-9]{{1,4}}[ -]?){{0,2}}|-)?)?
+    (?P<sep>[ \t]*(?:[:：=\#]|\bis\b|\bwas\b|是|为|為)?[ \t]*)
+    # letters that open the value: "PA4827193", "BP-88213407", "LMN-4482-9917-X", "HX 2231 9981 22"
+    (?P<lead>[A-Za-z]{{1,4}}(?:\d{{2}}[ -]?(?:[A-Za-z0-9]{{1,4}}[ -]?){{0,2}}|-)?|(?-i:[A-Z]{{1,4}})[ ])?
     \Z""",
     re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
@@ -118,7 +119,7 @@ class LabelledNumbers:
             if digits < (BARE_LABEL_MIN_DIGITS if bare else LABELLED_MIN_DIGITS) or not ends_word(text, end):
                 continue
             value_start = label.start("lead") if label.group("lead") else start
-            if (kind == "iban" or label.group("lead")) and (tail := _IBAN_TAIL.match(text, end)):
+            if (kind in ("iban", "member_id") or label.group("lead")) and (tail := _IBAN_TAIL.match(text, end)):
                 end = tail.end()
             yield kind, value_start, end
 

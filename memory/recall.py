@@ -190,7 +190,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                        no_longer))
     no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in left_behind
                       if memory_id in units and memory_id not in no_longer})
-    if then is None and about_user and not HAN_CHAR.search(query):
+    if then is None and about_user:
         no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in
                           _left_behind_by_words(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
                                                 terms)
@@ -399,20 +399,29 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     return found
 
 
-# words of when and how a question asks ("now", "still", "these days"), never what it is about
+# words of when and how a question asks ("now", "still", "these days", 现在), never what it is about
 _TIME_OF_ASKING = frozenset(tokenize_for_search(
     "now still these days currently usually anymore moment right today time go get have do nowadays lately"))
+_TIME_OF_ASKING_ZH = frozenset(("现在", "最近", "目前", "如今", "平时", "一般", "还是", "已经", "一直", "今天", "每天", "这阵子",
+                                "这段时间", "这些天", "时间", "开始", "终于"))
 
 
 def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: str, terms: list[str]) -> set[int]:
     """When the first result is the user's word that something changed or ended ("had to switch dentists … new guy is
     dr menon", "pulled the plug on netflix"), the user's earlier words that share a word of the question with it
-    ("the only dentist who …", "just finished tiger king on netflix") are what it left behind."""
+    ("the only dentist who …", "just finished tiger king on netflix") are what it left behind. A Chinese question's
+    words are its characters, so there the word shared is any word of two characters or more of the change's own
+    ("羽毛球拍都吃灰了" of "每周三晚上固定打羽毛球"); a Chinese turn of the user's that does not ask is their word, as
+    Chinese drops its subject."""
     if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
         return set()
     latest, ids = shown[0], [u.id for u in shown]
+    not_told = _not_told(index, ids)
     own = set().union(*(index.holding(mark, ids) for mark in ("§said", "§said~no", "§told", "§told~no")))  # as latest_word
-    own -= _not_told(index, ids)
+    chinese = HAN_CHAR.search(query) is not None
+    if chinese:
+        own |= {u.id for u in shown if u.type == "chat_turn" and HAN_CHAR.search(u.content)}
+    own -= not_told
     if latest.id not in own:
         return set()
     from .extract import is_question  # the statement rules, compiled only when the first result is the user's word
@@ -420,7 +429,11 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
 
     if is_question(latest.content) or not tells_a_change(latest.content):
         return set()
-    topic = (set(terms) - _TIME_OF_ASKING) & set(tokenize_for_search(latest.content))
+    if chinese:
+        topic = {word for word in tokenize_for_search(" ".join(own_clauses(latest.content)))
+                 if len(word) > 1 and HAN_CHAR.search(word) and word not in _TIME_OF_ASKING_ZH}
+    else:
+        topic = (set(terms) - _TIME_OF_ASKING) & set(tokenize_for_search(latest.content))
     said_at = index.attrs(latest.id)[1]
     return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
             and topic & set(tokenize_for_search(" ".join(own_clauses(u.content))))}

@@ -334,6 +334,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "£48 this month??" is disbelief, no question; idioms of ending and change ("said goodbye to", 卸载了, 投奔, 转粉);
     # news told with "had to" ("had to switch dentists")
     ("m023_statement_marks", m008_statement_marks),
+    # idioms of ending ("the uke's gathering dust", "dumped my gym membership", 吉他吃灰); a space before Chinese ends a
+    # clause ("吉他吃灰一年了hhh 最近迷上了架子鼓": the drums are news, not only an ending)
+    ("m024_statement_marks", m008_statement_marks),
 ]
 
 

@@ -257,6 +257,11 @@ def test_a_chinese_cue_inside_a_longer_cue_of_another_slot_asks_for_that_slot():
     ("汤圆送给表妹养了 家里太小", ("pet", True)),
     ("星巴克太贵了 现在彻底投奔瑞幸", ("said", False)),
     ("正式转粉勇士了 库里三分太好看", ("said", False)),
+    ("my guitar's been gathering dust since summer", ("said", True)),
+    ("dumped my gym membership, way too pricey", ("gym", True)),
+    ("我的吉他吃灰一年了", ("said", True)),
+    # a space before Chinese ends a clause: the ending is one clause, the news another
+    ("吉他吃灰一年了hhh 最近迷上了架子鼓", ("hobby", False)),
 ])
 def test_news_without_a_subject_closes_or_states_a_value(text, topic):
     assert topic in statement_topics(text)

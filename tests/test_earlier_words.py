@@ -259,3 +259,13 @@ def test_no_earlier_word_is_left_behind_by_a_message_that_asks(engram):
                     at=at("2024-01-10T09:00:00"))
     engram.remember("any tips for a club social? I'm so awkward meeting new people", at=at("2024-03-10T09:00:00"))
     assert all(r.valid for r in results(engram, "what club do I go to on thursdays?"))
+
+
+def test_a_chinese_change_leaves_behind_the_users_earlier_turn_that_shares_a_word_with_it(engram):
+    """A Chinese question's words are characters: the word shared is one of the change's own ("羽毛球")."""
+    engram.remember("每周三晚上固定打羽毛球，出一身汗巨爽", at=at("2024-01-10T09:00:00"))
+    engram.remember("羽毛球拍线一般拉多少磅合适？帮朋友问", at=at("2024-02-10T09:00:00"))
+    engram.remember("最近迷上飞盘了，羽毛球拍都吃灰了哈哈，周末都在草坪上跑", at=at("2024-03-10T09:00:00"))
+    found = results(engram, "我最近的运动爱好是啥？")
+    assert "飞盘" in found[0].unit.content and found[0].valid
+    assert not by_text(found, "每周三晚上").valid

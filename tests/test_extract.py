@@ -292,6 +292,13 @@ def test_remembered_statements_are_retold_in_third_person(ex: Extractor) -> None
     assert (trip.content, trip.attribute) == ("用户下周三去上海出差。", None)
 
 
+def test_a_title_typed_in_lower_case_does_not_end_the_sentence(ex: Extractor) -> None:
+    [gp] = ex.memories("registered with the surgery on mill road, my gp is dr. fenwick, seems nice but talks fast")
+    assert (gp.attribute, gp.value) == ("gp", "dr. fenwick")
+    [dentist] = ex.memories("my dentist is mrs. okafor")
+    assert dentist.value == "mrs. okafor"
+
+
 def test_a_bare_remember_is_advice_unless_it_is_about_the_user(ex: Extractor) -> None:
     assert ex.memories("But remember, it's important to believe in yourself.") == []
     assert [m.content for m in ex.memories("Remember, I'm allergic to nuts.")] == ["User is allergic to nuts."]

@@ -263,9 +263,17 @@ def test_labelled_numbers_follow_the_settings() -> None:
      "signed up with bupa 🙌 membership no. [REDACTED:member_id], keep forgetting it"),
     ("policy number: 99887766 with aviva", "policy number: [REDACTED:member_id] with aviva"),
     ("nhs number 943 476 5919", "nhs number [REDACTED:member_id]"),
+    # letters before and after the digits, and "#" for the number
+    ("went with lemonade, policy # LMN-4482-9917-X in case i need it",
+     "went with lemonade, policy # [REDACTED:member_id] in case i need it"),
+    ("insurance ID: QWE-99887766-Z", "insurance ID: [REDACTED:member_id]"),
+    ("customer number: 1234-5678-AB thx", "customer number: [REDACTED:member_id] thx"),
+    ("my policy # is HX 2231 9981 22", "my policy # is [REDACTED:member_id]"),
+    ("my membership number was 88213407", "my membership number was [REDACTED:member_id]"),  # a word is no lead
     # no number after the label, or too short to identify anyone
     ("my passport expires in 2031", "my passport expires in 2031"),
     ("the membership fee is £120 a year", "the membership fee is £120 a year"),
+    ("the policy # changed in 2021", "the policy # changed in 2021"),
 ])
 def test_passport_membership_and_policy_numbers_as_chat_writes_them(redactor: Redactor, text: str, expected: str) -> None:
     assert redactor.scrub(text) == expected

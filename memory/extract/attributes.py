@@ -507,9 +507,9 @@ _NEGATION = re.compile(
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
-    r"|uninstalled|deleted the app)\b"
+    r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped)\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
-    r"|戒了|戒掉|去世|卸载|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
@@ -655,7 +655,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
 _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
 # Between a Chinese and a Latin character, where `\b` sees no boundary (both are word characters)
 _HAN_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
-_CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+")
+# a space before Chinese ends a clause, as chat types it ("吉他吃灰一年了hhh 最近迷上了架子鼓")
+_CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+|(?<=[\u4e00-\u9fff\w])\s+(?=[\u4e00-\u9fff])")
 # A tail that says what a change put an end to ("Transferred to the Royal Free, so no more nights!", "…, no more early
 # shifts for me", "调到了日班，再也不用熬夜了") is a consequence of the clause before it, not a negation of it.
 _CONSEQUENCE = re.compile(

@@ -17,7 +17,8 @@ from .han import HAN_CHAR
 
 __all__ = ["Found", "asks_only", "find_statements", "is_question", "to_memories"]
 
-_ABBREVIATIONS = "Dr Mr Mrs Ms Prof St Jr Sr Inc Ltd Co vs etc e.g i.e No".split()
+# titles as chat types them too ("my gp is dr. fenwick"); not "no.", which ends "i said no."
+_ABBREVIATIONS = "Dr Mr Mrs Ms Prof St Jr Sr Inc Ltd Co vs etc e.g i.e No dr mr mrs ms prof".split()
 _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
 # A sentence runs to its first end mark; runs without a full stop are taken whole (possessive), not a
 # character at a time: the same matches, 100x faster on a long unpunctuated message.
