@@ -402,6 +402,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
 # words of when and how a question asks ("now", "still", "these days", 现在), never what it is about
 _TIME_OF_ASKING = frozenset(tokenize_for_search(
     "now still these days currently usually anymore moment right today time go get have do nowadays lately"))
+# … and in Chinese, with the words that only frame a change ("开始", "终于"), which say nothing of its topic
 _TIME_OF_ASKING_ZH = frozenset(("现在", "最近", "目前", "如今", "平时", "一般", "还是", "已经", "一直", "今天", "每天", "这阵子",
                                 "这段时间", "这些天", "时间", "开始", "终于"))
 
@@ -416,12 +417,11 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
         return set()
     latest, ids = shown[0], [u.id for u in shown]
-    not_told = _not_told(index, ids)
     own = set().union(*(index.holding(mark, ids) for mark in ("§said", "§said~no", "§told", "§told~no")))  # as latest_word
     chinese = HAN_CHAR.search(query) is not None
     if chinese:
         own |= {u.id for u in shown if u.type == "chat_turn" and HAN_CHAR.search(u.content)}
-    own -= not_told
+    own -= _not_told(index, ids)
     if latest.id not in own:
         return set()
     from .extract import is_question  # the statement rules, compiled only when the first result is the user's word
