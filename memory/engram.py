@@ -289,13 +289,13 @@ class Engram:
 
     def _load_for(self, query: str) -> None:
         """Load what recalling `query` would load on first use: the embedding model, the Chinese segmenter."""
-        from .extract.han import HAN_CHAR, jieba_module
+        from .extract.han import HAN_CHAR, load_segmenter
 
         if not self._embedder_loaded:
             self.embedder.embed(["load"])
             self._embedder_loaded = True
         if HAN_CHAR.search(query):
-            jieba_module()
+            load_segmenter()
 
     def find_entities(self, text: str, limit: int = 20) -> list[dict]:
         """Entities whose name contains `text`, most mentioned first."""

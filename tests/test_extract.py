@@ -1,4 +1,4 @@
-"""Entities, memory units, compression and search tokens, with the real spaCy models and jieba."""
+"""Entities, memory units, compression and search tokens, with the real spaCy models and the Chinese segmenter."""
 from __future__ import annotations
 
 import re
@@ -399,15 +399,15 @@ def test_compress_chinese_at_sentence_and_word_boundaries() -> None:
 
 
 def test_compress_segments_chinese_only_where_it_cuts() -> None:
-    """jieba takes a second to load: a snippet cut in its Latin part, or short enough, never loads it."""
+    """The segmenter loads on first use: a snippet cut in its Latin part, or short enough, never loads it."""
     import subprocess
     import sys
     from pathlib import Path
 
     code = ("import sys; from memory.extract import compress; "
             "compress('我们周末去爬香山了。 ' + 'and then we walked home along the river ' * 20); "
-            "print('jieba' in sys.modules); compress('English first, ' * 3 + '我们周末去爬香山了，风景很好' * 20); "
-            "print('jieba' in sys.modules)")
+            "print('rjieba' in sys.modules); compress('English first, ' * 3 + '我们周末去爬香山了，风景很好' * 20); "
+            "print('rjieba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
                          capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True"]

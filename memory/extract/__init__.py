@@ -1,7 +1,7 @@
 """Entities and memory units from text (regex rules, known names, spaCy NER) and search tokens.
 
 One module per concern: `entities` (spans), `facts` (memory rules), `compress`, `search_tokens`;
-`han` holds the Han script ranges and the jieba segmenter they share.
+`han` holds the Han script ranges and the Chinese word segmenter (rjieba: jieba's words) they share.
 """
 from __future__ import annotations
 

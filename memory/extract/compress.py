@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .han import HAN, HAN_CHAR, WIDE, jieba_module
+from .han import HAN, HAN_CHAR, WIDE, han_words
 
 __all__ = ["compress"]
 
@@ -27,8 +27,8 @@ def _atoms(text: str) -> list[str]:
 
 
 def _words(run: str) -> list[str]:
-    """A Chinese run as jieba words: only the run a cut falls in is segmented (loading jieba takes a second)."""
-    return jieba_module().lcut(run)
+    """A Chinese run as jieba words: only the run a cut falls in is segmented (the segmenter loads its dictionary on first use)."""
+    return han_words(run)
 
 
 def compress(text: str, limit_latin: int = 300, limit_cjk: int = 150) -> str:

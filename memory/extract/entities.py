@@ -10,7 +10,7 @@ from itertools import accumulate
 from typing import Any, Iterable, Iterator
 
 from ..model import ExtractedEntity
-from .han import HAN, HAN_CHAR, HAN_RUN, WIDE, jieba_module
+from .han import HAN, HAN_CHAR, HAN_RUN, WIDE, han_words
 from .ner_helper import shared_ner
 
 __all__ = ["KnownNames", "find_entities", "ner_rows", "prefetch_entities"]
@@ -181,7 +181,7 @@ def _title_spans(text: str) -> Iterator[_Span]:
 
 def _org_spans(run: str, offset: int) -> Iterator[_Span]:
     """Organisation names in one Han run, using jieba words ending in an org suffix."""
-    words = jieba_module().lcut(run, HMM=False)
+    words = han_words(run, hmm=False)
     starts = [0]
     for w in words:
         starts.append(starts[-1] + len(w))

@@ -9,7 +9,7 @@ from typing import Iterator
 import snowballstemmer
 
 from ..latin import fold_latin
-from .han import HAN, HAN_CHAR, jieba_module
+from .han import HAN, HAN_CHAR, han_search_words
 from .word_forms import stem_forms
 
 __all__ = ["STORED_VARIANTS", "fold_stored_token", "one_word_form", "tokenize_for_search", "with_han_characters"]
@@ -73,7 +73,7 @@ def _chinese_tokens(run: str) -> Iterator[str]:
     The characters let a word meet its variants: 爬山 (a question) and 爬了香山 (what was said) share 爬
     and 山 though jieba cuts them apart; being common, single characters weigh little in BM25."""
     chars: dict[str, None] = {}
-    for word in jieba_module().lcut_for_search(run):
+    for word in han_search_words(run):
         if word in _ZH_STOP:
             continue
         yield word
