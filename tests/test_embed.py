@@ -122,6 +122,91 @@ def test_graph_is_built_once_into_the_cache_and_reused(tmp_path):
     assert cosines(runner.encode(REFERENCE["texts"][:1]), np.array(REFERENCE["vectors"][:1])).min() > 0.9999
 
 
+@pytest.mark.parametrize("int8_tokens", [False, True])
+def test_the_graph_is_written_as_onnx_itself_writes_it(int8_tokens):
+    """`onnx_wire` encodes the model without the onnx package: onnx parses the bytes, finds the model valid and
+    writes them back unchanged."""
+    import onnx
+    from safetensors.numpy import load_file
+
+    from memory.minilm import BertShape, build_graph
+
+    model_dir = weights_dir()
+    shape = BertShape.from_config(json.loads((model_dir / "config.json").read_text()))
+    data = build_graph(load_file(str(model_dir / "model.safetensors")), shape, int8_tokens=int8_tokens)
+    parsed = onnx.load_from_string(data)
+    onnx.checker.check_model(parsed)
+    assert parsed.SerializeToString() == data
+    assert [op.op_type for op in parsed.graph.node].count("LayerNormalization") == 2 * shape.layers + 1
+    assert ("MatMulIntegerToFloat" in {op.op_type for op in parsed.graph.node}) == int8_tokens
+
+
+def test_onnx_wire_writes_what_onnx_helper_writes():
+    """Negative and listed ints, a float, a 0-d tensor, an int8 tensor, a node in another domain, named and sized
+    dimensions: the same bytes as onnx's own helpers, and a model ONNX Runtime runs."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    from memory import onnx_wire
+
+    weight, scale = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5, np.array(0.5, np.float32)
+    int8 = np.array([-128, 0, 127], np.int8)
+    ours = onnx_wire.model(
+        [onnx_wire.node("MatMul", ["x", "w"], ["m"]), onnx_wire.node("Mul", ["m", "s"], ["y"]),
+         onnx_wire.node("ReduceMax", ["y"], ["r"], axes=[-1], keepdims=1),
+         onnx_wire.node("LayerNormalization", ["y", "g", "b"], ["z"], axis=-1, epsilon=1e-12),
+         onnx_wire.node("Identity", ["q"], ["q_out"], domain="")],
+        "tiny", [onnx_wire.tensor_value("x", onnx_wire.FLOAT, ["batch", 2])],
+        [onnx_wire.tensor_value(name, onnx_wire.FLOAT, ["batch", size]) for name, size in (("z", 3), ("r", 1))],
+        [onnx_wire.tensor(name, value) for name, value in (("w", weight), ("s", scale), ("q", int8),
+                                                           ("g", np.ones(3, np.float32)), ("b", np.zeros(3, np.float32)))],
+        opsets=[("", 17)], ir_version=8, producer="engram")
+    theirs = helper.make_model(
+        helper.make_graph(
+            [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Mul", ["m", "s"], ["y"]),
+             helper.make_node("ReduceMax", ["y"], ["r"], axes=[-1], keepdims=1),
+             helper.make_node("LayerNormalization", ["y", "g", "b"], ["z"], axis=-1, epsilon=1e-12),
+             helper.make_node("Identity", ["q"], ["q_out"], domain="")],
+            "tiny", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
+            [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", size]) for name, size in (("z", 3), ("r", 1))],
+            [numpy_helper.from_array(value, name) for name, value in (("w", weight), ("s", scale), ("q", int8),
+                                                                      ("g", np.ones(3, np.float32)), ("b", np.zeros(3, np.float32)))]),
+        opset_imports=[helper.make_opsetid("", 17)], ir_version=8, producer_name="engram")
+    assert ours == theirs.SerializeToString()
+    x = np.array([[1.0, 2.0], [-1.0, 0.5]], np.float32)
+    z, r = ort.InferenceSession(ours, providers=["CPUExecutionProvider"]).run(["z", "r"], {"x": x})
+    assert np.allclose(r[:, 0], (x @ weight * 0.5).max(axis=1))
+    centred = x @ weight - (x @ weight).mean(axis=1, keepdims=True)
+    assert np.allclose(z, centred / centred.std(axis=1, keepdims=True), atol=1e-5)
+
+
+def test_the_local_embedder_builds_its_graph_and_embeds_without_onnx(tmp_path):
+    """The app does not install onnx: with it unimportable, a fresh cache is built and the vectors are right."""
+    code = ("import sys, json; sys.modules['onnx'] = None\n"
+            "from memory.minilm import MiniLMRunner\n"
+            f"texts = json.loads({json.dumps(json.dumps(REFERENCE['texts'][:3]))})\n"
+            "print(json.dumps(MiniLMRunner().encode(texts).tolist()))\n")
+    env = {**os.environ, "ENGRAM_CACHE": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert cosines(np.array(json.loads(done.stdout)), np.array(REFERENCE["vectors"][:3])).min() > 0.9999
+    assert [path.suffix for path in tmp_path.iterdir()] == [".onnx"]
+
+
+def test_the_quantised_embedder_without_onnx_names_the_missing_package(tmp_path):
+    """`local-int8` runs ONNX Runtime's quantiser, which needs onnx; the app does not install it."""
+    code = ("import sys; sys.modules['onnx'] = None\n"
+            "from memory.embed import make_embedder\n"
+            "from memory.errors import ModelUnavailableError\n"
+            "try:\n    make_embedder('local-int8').embed(['x'])\n"
+            "except ModelUnavailableError as error:\n    print('UNAVAILABLE', error)\n")
+    env = {**os.environ, "ENGRAM_CACHE": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "UNAVAILABLE" in done.stdout and "pip install onnx" in done.stdout
+
+
 def test_an_unwritable_cache_still_embeds(tmp_path):
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache folder would go")
