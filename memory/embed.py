@@ -36,8 +36,13 @@ _BARE_URL = re.compile(r"<?\b[a-z][a-z0-9+.-]*://([^/\s>)\]]*)[^\s>)\]]*>?", re.
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 
 
-# A clause holding a redacted secret, up to and with its closing punctuation.
-_REDACTED_CLAUSE = re.compile(r"[^,;:.!?，；：。！？\n]*\[REDACTED:\w+\][^,;:.!?，；：。！？\n]*[,;:.!?，；：。！？]?")
+# A clause holding a redacted secret, up to and with its closing punctuation. Chat also ends a clause with an
+# emoji ("backend lead now 🎉 staging key is …") and, in Chinese, with a space ("招商银行的 卡号[REDACTED:…] 先记这儿").
+_CLAUSE_END = ",;:.!?，；：。！？\n"
+_EMOJI = "\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d"
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # extract.han.HAN: importing memory.extract loads the extractors
+_IN_CLAUSE = rf"(?:[^{_CLAUSE_END}{_EMOJI}\s]|\s(?![{_HAN}]))"  # a space before Chinese ends a clause
+_REDACTED_CLAUSE = re.compile(rf"{_IN_CLAUSE}*\[REDACTED:\w+\]{_IN_CLAUSE}*[{_CLAUSE_END}]?")
 
 
 #: More than any embedder here reads (MiniLM 256 tokens, Ollama's embedding models up to 8,192): a 5 MB

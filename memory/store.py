@@ -337,6 +337,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # idioms of ending ("the uke's gathering dust", "dumped my gym membership", 吉他吃灰); a space before Chinese ends a
     # clause ("吉他吃灰一年了hhh 最近迷上了架子鼓": the drums are news, not only an ending)
     ("m024_statement_marks", m008_statement_marks),
+    # a relation after a modifier of its own is the subject: "老家的亲戚又在群里发养生文章" is about the relatives
+    ("m025_statement_marks", m008_statement_marks),
 ]
 
 

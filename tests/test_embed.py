@@ -310,6 +310,10 @@ def test_a_clause_holding_a_redacted_secret_is_not_read_for_meaning(local):
     assert float(vectors[0] @ vectors[2]) > 0.5
     assert meaning_text("我对花生过敏，身份证号是 [REDACTED:national_id]，体检表上要填。") == "我对花生过敏，体检表上要填。"
     assert meaning_text("[REDACTED:api_key]") == "[REDACTED:api_key]"
+    # chat ends a clause with an emoji, Chinese with a space between words
+    assert (meaning_text("I'm backend lead on Harbor now 🎉 staging api key is [REDACTED:api_key]")
+            == "I'm backend lead on Harbor now 🎉")
+    assert meaning_text("工资卡是招商银行的 卡号[REDACTED:bank_card] 先记这儿").split() == ["工资卡是招商银行的", "先记这儿"]
 
 
 def test_an_embedder_reads_a_huge_text_by_its_start(local):

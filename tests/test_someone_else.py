@@ -24,6 +24,9 @@ from tests.helpers import at, first_message_id, open_engram, remember_daily
     # the user only reacts to someone else, or tells news of their own beside them
     ("my friend has three kids under 5, i genuinely don't know how she does it", ["§said", OTHERS_MARK]),
     ("our twins Amara and Kofi started nursery this week, I cried more than they did", ["§children", "§said"]),
+    # a relation after a modifier of its own: someone else's partner is not the user's
+    ("我室友的男朋友天天来我们家蹭饭，好烦", ["§told", OTHERS_MARK]),
+    ("老家的亲戚又在群里发养生文章 服了", [OTHERS_MARK]),
 ])
 def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks):
     assert statement_marks(text) == marks
@@ -48,6 +51,11 @@ def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks
     ("朋友想养猫问我意见", True),
     ("朋友圈里都在晒旅游", False),
     ("老婆和我搬到了杭州", False),
+    # a relation after a modifier of its own is still the subject; the place it modifies is not
+    ("老家的亲戚又在群里发养生文章 服了", True),
+    ("公司的同事都在卷", True),
+    ("我闺蜜的爱人刚升职了，送什么礼物合适", True),
+    ("回了趟老家大理 妈妈做的饵块太香了", False),
     ("my buddy Sam just started work at Stripe, he says the snacks are insane lol", True),
 ])
 def test_what_someone_says_of_the_user_is_about_the_user(text, about_others):

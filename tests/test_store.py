@@ -223,6 +223,7 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m022_statement_marks", "考试前一天该复习还是休息啊", "§asks"),  # a Chinese question without a question mark
     ("m023_statement_marks", "any tips for selling shoes on vinted", "§asks"),  # an English one
     ("m024_statement_marks", "dumped my gym membership, too pricey", "§gym~no"),  # an idiom of ending
+    ("m025_statement_marks", "老家的亲戚又在群里发养生文章 服了", "§others"),  # a relation after its modifier
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .han import HAN
+
 __all__ = ["ASKS_MARK", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
            "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
 
@@ -35,13 +37,15 @@ _OTHER_SUBJECT_EN = re.compile(
     r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
     r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
-                r"|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶")
+                r"|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶"
+                r"|亲戚|长辈")
 #: "… any tips? asking for my sister", "帮我妈问一下": the message is asked on someone else's behalf.
 _ON_BEHALF = re.compile(rf"\b(?:asking|asked|ask)\s+for\s+(?:a|my|our)\s+{_KIN_MODIFIER_EN}(?:{_RELATION_EN})\b"
                         rf"|[替帮]我的?(?:{_RELATION_ZH})问", re.I)
 _SENTENCE = re.compile(r"[^?？!！.。]*[?？!！.。]+|[^?？!！.。]+$")
-# "我妈…", and as Chinese often says it, without 我: "表妹在学钢琴", "同事开车上班" (not 朋友圈, WeChat's feed)
-_OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?:{_RELATION_ZH}))(?![和跟与]我|圈)")
+# "我妈…", and as Chinese often says it, without 我: "表妹在学钢琴", "同事开车上班" (not 朋友圈, WeChat's feed);
+# "老家的亲戚…", "公司的同事…", "我闺蜜的爱人…": the relation after a short modifier of its own, none of the user's topics
+_OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?P<of>[{HAN}]{{1,3}}的)?(?:{_RELATION_ZH}))(?![和跟与]我|圈)")
 _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣")
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
@@ -73,6 +77,8 @@ def someone_elses(clause: str) -> set[str] | None:
         return {"partner"} if re.fullmatch(_PARTNER_EN, who) else {"children"} if re.fullmatch(_CHILD_EN, who) else set()
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
+        if m.group("of"):  # "我闺蜜的爱人": a friend's partner, not the user's
+            return set()
         who = m.group("who")
         return {"partner"} if _PARTNER_ZH.search(who) else {"children"} if _CHILD_ZH.search(who) else set()
     return None
