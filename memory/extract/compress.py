@@ -27,7 +27,8 @@ def _atoms(text: str) -> list[str]:
 
 
 def _words(run: str) -> list[str]:
-    """A Chinese run as jieba words: only the run a cut falls in is segmented (the segmenter loads its dictionary on first use)."""
+    """A Chinese run as jieba words: only the run a cut falls in is segmented (the segmenter's dictionary loads
+    on first use)."""
     return han_words(run)
 
 
