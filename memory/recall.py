@@ -426,17 +426,37 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
         return set()
     from .extract import is_question  # the statement rules, compiled only when the first result is the user's word
     from .extract.attributes import own_clauses, tells_a_change
+    from .extract.facts import stated_head
 
-    if is_question(latest.content) or not tells_a_change(latest.content):
+    # what it tells before a question it goes on to ask ("… set me up with someone new, Dev Raman. first session
+    # was... fine?"); nothing when it opens with one
+    told = stated_head(latest.content) if is_question(latest.content) else latest.content
+    if not told or not tells_a_change(told):
         return set()
     if chinese:
-        topic = {word for word in tokenize_for_search(" ".join(own_clauses(latest.content)))
+        topic = {word for word in tokenize_for_search(" ".join(own_clauses(told)))
                  if len(word) > 1 and HAN_CHAR.search(word) and word not in _TIME_OF_ASKING_ZH}
     else:
-        topic = (set(terms) - _TIME_OF_ASKING) & set(tokenize_for_search(latest.content))
+        topic = _families(set(terms) - _TIME_OF_ASKING) & _families(tokenize_for_search(told))
     said_at = index.attrs(latest.id)[1]
     return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
-            and topic & set(tokenize_for_search(" ".join(own_clauses(u.content))))}
+            and topic & _families(tokenize_for_search(" ".join(own_clauses(u.content))))}
+
+
+def _families(stems) -> set[str]:
+    """English stems by word family: "therapist" and "therapy", "swimmer" and "swim", "pianist" and "piano",
+    "teacher" and "teach" meet. A suffix goes only when four letters are left (or three after a doubled one:
+    "runner", "run"), so "care" stays apart from "car"; a Chinese word is its own family."""
+    families = set()
+    for stem in stems:
+        root = _DERIVED.sub("", stem) if stem.isascii() else stem
+        if len(root) >= 4 and root[-1] == root[-2] and root[-1] not in "aeiou" and root != stem:
+            root = root[:-1]  # swimm(er) -> swim
+        families.add(root if len(root) >= 4 or (len(root) == 3 and len(stem) - len(root) > 2) else stem)
+    return families
+
+
+_DERIVED = re.compile(r"(?<=[a-z]{3})(?:ist|ian|er|[eioy])$")
 
 
 def _not_told(index: HybridIndex, ids: list[int]) -> set[int]:

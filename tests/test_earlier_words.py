@@ -254,6 +254,20 @@ def test_a_word_shared_only_in_someone_elses_clause_or_asked_about_before_leaves
     assert all(r.valid for r in results(engram, "which running club was I in before hilltop harriers?"))
 
 
+def test_a_change_told_before_a_hesitant_question_leaves_behind_a_word_of_its_family(engram):
+    """"… someone new, Tomas Berg. first session was... ok?" tells the change before it asks; "therapy" in the earlier
+    turn is of the family of "therapist" in the question and the change."""
+    engram.remember("therapy with Ines went well, we're working on my fear of flying", at=at("2024-01-10T09:00:00"))
+    engram.remember("my cousin's therapist fell asleep in their session, unbelievable", at=at("2024-02-10T09:00:00"))
+    engram.remember("my old therapist retired so the practice matched me with someone new, Tomas Berg. first session "
+                    "was... ok? hard to say", at=at("2024-03-10T09:00:00"))
+    engram.remember("flying to Lisbon next month, wish me luck", at=at("2024-04-10T09:00:00"))
+    found = results(engram, "who's my therapist now?")
+    assert "Tomas Berg" in found[0].unit.content
+    assert not by_text(found, "Ines").valid
+    assert by_text(found, "my cousin's").valid
+
+
 def test_no_earlier_word_is_left_behind_by_a_message_that_asks(engram):
     engram.remember("joined the Hackney Harriers running club, thursday evenings are 5k loops now",
                     at=at("2024-01-10T09:00:00"))
