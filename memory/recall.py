@@ -16,6 +16,7 @@ from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, names_someone
+from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores
@@ -437,26 +438,10 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
         topic = {word for word in tokenize_for_search(" ".join(own_clauses(told)))
                  if len(word) > 1 and HAN_CHAR.search(word) and word not in _TIME_OF_ASKING_ZH}
     else:
-        topic = _families(set(terms) - _TIME_OF_ASKING) & _families(tokenize_for_search(told))
+        topic = word_families(set(terms) - _TIME_OF_ASKING) & word_families(tokenize_for_search(told))
     said_at = index.attrs(latest.id)[1]
     return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
-            and topic & _families(tokenize_for_search(" ".join(own_clauses(u.content))))}
-
-
-def _families(stems) -> set[str]:
-    """English stems by word family: "therapist" and "therapy", "swimmer" and "swim", "pianist" and "piano",
-    "teacher" and "teach" meet. A suffix goes only when four letters are left (or three after a doubled one:
-    "runner", "run"), so "care" stays apart from "car"; a Chinese word is its own family."""
-    families = set()
-    for stem in stems:
-        root = _DERIVED.sub("", stem) if stem.isascii() else stem
-        if len(root) >= 4 and root[-1] == root[-2] and root[-1] not in "aeiou" and root != stem:
-            root = root[:-1]  # swimm(er) -> swim
-        families.add(root if len(root) >= 4 or (len(root) == 3 and len(stem) - len(root) > 2) else stem)
-    return families
-
-
-_DERIVED = re.compile(r"(?<=[a-z]{3})(?:ist|ian|er|[eioy])$")
+            and topic & word_families(tokenize_for_search(" ".join(own_clauses(u.content))))}
 
 
 def _not_told(index: HybridIndex, ids: list[int]) -> set[int]:

@@ -7,6 +7,8 @@ stem covers ("colours", "coloured") goes with it, and a stored token maps the sa
 and "doc" are not; synonyms that are different words (mother/mom) are not either."""
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Callable
 
 #: British spelling → American, as whole words.
@@ -68,3 +70,20 @@ def stem_forms(stem: Callable[[str], str]) -> dict[str, str]:
         if source != target:
             forms[source] = target
     return forms
+
+
+_DERIVED = re.compile(r"(?<=[a-z]{3})(?:ist|ian|er|[eioy])$")
+
+
+def word_families(stems: Iterable[str]) -> set[str]:
+    """English stems by word family, for comparing words rather than indexing them: "therapist" and "therapy",
+    "swimmer" and "swim", "pianist" and "piano", "teacher" and "teach" meet. A suffix goes only when four
+    letters are left (or three after a doubled one: "runner", "run"), so "care" stays apart from "car"; a
+    Chinese word is its own family."""
+    families = set()
+    for stem in stems:
+        root = _DERIVED.sub("", stem) if stem.isascii() else stem
+        if len(root) >= 4 and root[-1] == root[-2] and root[-1] not in "aeiou" and root != stem:
+            root = root[:-1]  # swimm(er) -> swim
+        families.add(root if len(root) >= 4 or (len(root) == 3 and len(stem) - len(root) > 2) else stem)
+    return families
