@@ -335,7 +335,8 @@ class Engram:
             fields["valid_until"] = ensure_utc(valid_until) if valid_until else None
         start = fields.get("valid_from", unit.valid_from)
         end = fields.get("valid_until", unit.valid_until)
-        if end is not None and end <= start:
+        # a value replaced at the instant it was told has an empty interval; its words can still be corrected
+        if ("valid_from" in fields or "valid_until" in fields) and end is not None and end <= start:
             raise BadInputError(f"valid until {end.isoformat()} must be after valid from {start.isoformat()}")
         if not fields:
             return unit

@@ -25,7 +25,7 @@ def build_from_store(cls: type[HybridIndex], store: "Store", dim: int, *, vector
     """The index of every stored memory; `vectors=False` leaves the vectors zero."""
     rows = store.index_columns()
     index = cls(dim, capacity=max(1024, rows.num_rows + 1024))
-    ids = _numbers(rows.column("id"), np.int64)
+    ids = arrow_numbers(rows.column("id"), np.int64)
     if len(ids) and (np.diff(ids) <= 0).any():  # a damaged store holds an id twice: keep the first, as add() does
         return _one_by_one(index, rows, store, dim, vectors)
     n = len(ids)
@@ -36,14 +36,14 @@ def build_from_store(cls: type[HybridIndex], store: "Store", dim: int, *, vector
                                   ("valid_until_us", index.valid_until, np.inf),
                                   ("recorded_us", index.recorded, -np.inf),
                                   ("superseded_us", index.superseded, np.inf)):
-        micro = _numbers(rows.column(name), np.int64)
+        micro = arrow_numbers(rows.column(name), np.int64)
         column[:n] = np.where(micro == NO_MICROSECONDS, missing, micro / 1e6)  # = datetime.timestamp()
-    index.archived[:n] = _numbers(rows.column("archived"), np.uint8).astype(bool)
+    index.archived[:n] = arrow_numbers(rows.column("archived"), np.uint8).astype(bool)
     index.alive[:n] = True
     index.type_code[:n] = _type_codes(rows.column("type"))
-    index.source[:n] = _numbers(rows.column("source_id"), np.int64)
-    index.event[:n] = _numbers(rows.column("event_id"), np.int64)
-    index.relevance[:n] = _numbers(rows.column("relevance"), np.float64)
+    index.source[:n] = arrow_numbers(rows.column("source_id"), np.int64)
+    index.event[:n] = arrow_numbers(rows.column("event_id"), np.int64)
+    index.relevance[:n] = arrow_numbers(rows.column("relevance"), np.float64)
     index.sessions = rows.column("session_id").to_pylist()
     index.bulk, doc_len = _postings(rows.column("tokens"), n)
     index.doc_len[:n] = doc_len
@@ -54,7 +54,7 @@ def build_from_store(cls: type[HybridIndex], store: "Store", dim: int, *, vector
     return index
 
 
-def _numbers(column: "pa.ChunkedArray", dtype) -> np.ndarray:
+def arrow_numbers(column: "pa.ChunkedArray", dtype) -> np.ndarray:
     """A fixed-width column without nulls as one numpy array (copied chunk by chunk from the buffers)."""
     parts = [np.frombuffer(chunk.buffers()[1], dtype=dtype)[chunk.offset: chunk.offset + len(chunk)]
              for chunk in column.chunks]
@@ -108,7 +108,7 @@ def _postings(tokens: "pa.ChunkedArray", n: int) -> tuple[BulkPostings, np.ndarr
 
 def _place_vectors(index: HybridIndex, table: "pa.Table", dim: int) -> None:
     """Stored vectors into their rows; one of another length (or none) leaves the row zero."""
-    owner = _numbers(table.column("memory_id"), np.int64)
+    owner = arrow_numbers(table.column("memory_id"), np.int64)
     if not len(owner):
         return
     n, width = index.size, 4 * dim

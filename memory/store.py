@@ -20,6 +20,7 @@ from .entity_names import EntityNames
 from .errors import NotFoundError, StoreDamagedError, StoreLockedError, StoreReadOnlyError
 from .files import open_private, private_file
 from .model import ASSISTANT_MARK, Event, MemoryUnit, Source
+from .shown_rows import Shown, ShownRows
 from .temporal import true_at_sql
 
 if TYPE_CHECKING:
@@ -473,6 +474,8 @@ class Store:
         self._entity_names: EntityNames | None = None  # built on first use, dropped when entities change
         #: calls that may have changed memory rows or vectors (the index follows them; see WritePath)
         self.memory_writes = 0
+        self._shown: ShownRows | None = None  # built at the second read of memories by id, see _shown_rows
+        self._reads_by_id = 0
         self.conn = open_connection(self.path, read_only=self.read_only)
         self._held = _hold_open(self.path)
         try:
@@ -560,6 +563,7 @@ class Store:
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 self._entity_names = None
+                self._shown = None
                 raise
             finally:
                 self._in_tx = False
@@ -721,7 +725,12 @@ class Store:
             return entity_id
 
     def insert_memory_entities(self, pairs: list[tuple[int, int]]) -> None:
-        bulk_insert(self.conn, "memory_entities", ("memory_id", "entity_id"), [list(p) for p in pairs])
+        if not pairs:
+            return
+        self.memory_writes += 1
+        with self.transaction() as conn:
+            bulk_insert(conn, "memory_entities", ("memory_id", "entity_id"), [list(p) for p in pairs])
+            self._shown_changed({memory_id for memory_id, _ in pairs})
 
     # ----------------------------------------------------------------- memories
     def insert_memories(self, units: list[MemoryUnit], tokens: list[str], vectors: np.ndarray,
@@ -744,6 +753,7 @@ class Store:
             bulk_insert(conn, "embeddings", ("memory_id", "vector"),
                         [[u.id, np.asarray(v, dtype=np.float32).tobytes()]
                          for u, v, later in zip(units, vectors, pending) if not later])
+            self._shown_changed(u.id for u in units)
 
     def pending_vector_texts(self, limit: int) -> list[tuple[int, str]]:
         """(id, text to embed) of up to `limit` memories still waiting for their vector, oldest first."""
@@ -770,6 +780,7 @@ class Store:
             bulk_insert(conn, "embeddings", ("memory_id", "vector"),
                         [[i, np.asarray(vectors[i], dtype=np.float32).tobytes()] for i in ids])
             run_sql(conn, "UPDATE memories SET vector_pending = NULL WHERE id IN (SELECT unnest(?))", [ids])
+            self._shown_changed(())  # (a vector is not shown)
         return ids
 
     def update_memories(self, updates: dict[int, dict[str, Any]], tokens: dict[int, str] | None = None,
@@ -810,6 +821,7 @@ class Store:
             if vectors:
                 run_sql(conn, "UPDATE memories SET vector_pending = NULL WHERE vector_pending "
                               "AND id IN (SELECT unnest(?))", [sorted(vectors)])
+            self._shown_changed(updates)
 
     def delete_memories(self, units: list[MemoryUnit]) -> list[int]:
         """Forget: the rows, their vectors, entity links and edges go, a chat turn's event text too, and
@@ -819,6 +831,7 @@ class Store:
         self.memory_writes += 1
         with self.transaction() as conn:
             orphans = _delete_memories(conn, units)
+            self._shown_changed(u.id for u in units)
             if orphans:
                 self._entity_cache = None
                 self._entity_names = None
@@ -834,13 +847,16 @@ class Store:
             os.close(self._held)  # the replaced file's
             self._held = _hold_open(self.path)
             self._entity_cache = None
-            self._entity_names = None
+            self._entity_names = None  # (the shown rows stay: the rows are the same)
 
     def close_edges_from(self, src: str, at: datetime, kind: str | None = None) -> None:
         """End the open edges leaving a node (of one kind, or all)."""
         where = " AND kind = ?" if kind else ""
-        self.execute(f"UPDATE edges SET valid_until = ? WHERE src = ? AND valid_until IS NULL{where}",
-                     [db_time(at), src] + ([kind] if kind else []))
+        self.memory_writes += 1
+        with self.transaction() as conn:
+            run_sql(conn, f"UPDATE edges SET valid_until = ? WHERE src = ? AND valid_until IS NULL{where}",
+                    [db_time(at), src] + ([kind] if kind else []))
+            self._shown_changed(())
 
     def close_edges_from_many(self, sources: list[tuple[str, datetime]], kind: str) -> None:
         """End the open edges of one kind leaving each node, each at its own time (one statement)."""
@@ -855,6 +871,7 @@ class Store:
             bulk_insert(conn, "closing_edges", ("src", "closed_at"), [[src, db_time(at)] for src, at in sources])
             run_sql(conn, "UPDATE edges SET valid_until = c.closed_at FROM closing_edges c WHERE edges.src = c.src "
                           "AND edges.valid_until IS NULL AND edges.kind = ?", [kind])
+            self._shown_changed(())
 
     def replace_note_links(self, source_id: int, links: list[tuple[str, str, int]]) -> None:
         self.replace_notes_links({source_id: links})
@@ -892,9 +909,53 @@ class Store:
         return units[memory_id]
 
     def memories_by_id(self, ids: Iterable[int]) -> dict[int, MemoryUnit]:
+        """The memories with these ids (those that exist), in id order."""
         ids = sorted({int(i) for i in ids})
         if not ids:
             return {}
+        with self._lock:
+            shown = self._shown_rows()
+            found, missing = shown.get(ids) if shown is not None else ({}, ids)
+            if missing:
+                read = self._read_shown(missing)
+                if shown is not None:
+                    shown.keep({memory_id: (dict(row), list(entities)) for memory_id, (row, entities) in read.items()})
+                found.update(read)
+        names = self._names() if any(entities for _, entities in found.values()) else None
+        units: dict[int, MemoryUnit] = {}
+        for memory_id in ids:
+            if memory_id in found:
+                row, entities = found[memory_id]
+                units[memory_id] = unit = memory_from_row(row)
+                unit.entities = [name for e in entities if (name := names.shown(e)) is not None]
+        return units
+
+    def _shown_rows(self) -> ShownRows | None:
+        """The table of shown fields, built at the second read since opening or since it was dropped (a command
+        that reads once does not pay for it); dropped when a write went by that did not name its memories."""
+        if self._shown is not None and self._shown.writes != self.memory_writes:
+            self._shown = None
+            self._reads_by_id = 0
+        self._reads_by_id += 1
+        if self._shown is None and self._reads_by_id >= 2:
+            with self.explained_errors():
+                rows = self.conn.execute(
+                    f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories ORDER BY id").to_arrow_table()
+                links = self.conn.execute(
+                    "SELECT memory_id, entity_id FROM memory_entities ORDER BY memory_id, entity_id").to_arrow_table()
+            self._shown = ShownRows(rows, links, self.memory_writes)
+        return self._shown
+
+    def _shown_changed(self, memory_ids: Iterable[int]) -> None:
+        """Called inside a write's transaction, after its SQL and one count in `memory_writes`."""
+        if self._shown is None:
+            return
+        if self._shown.writes == self.memory_writes - 1:
+            self._shown.changed(memory_ids, self.memory_writes)
+        else:  # another write went by since
+            self._shown = None
+
+    def _read_shown(self, ids: list[int]) -> dict[int, Shown]:
         listed = ", ".join(map(str, ids))  # whole numbers as a literal list: half the time of IN (unnest(?))
         # one statement (a recall's last step): the memories' rows, then a row per entity a memory names, its
         # memory columns empty but the id; the entities' names come from the table kept in memory (a join with
@@ -906,15 +967,11 @@ class Store:
                 SELECT memory_id, {blanks}, entity_id FROM memory_entities WHERE memory_id IN ({listed})"""
         )
         width = len(MEMORY_COLUMNS)
-        units = {row[0]: memory_from_row(dict(zip(MEMORY_COLUMNS, row))) for row in rows if row[width] is None}
-        links = sorted((row[width], row[0]) for row in rows if row[width] is not None)
-        if links:
-            names = self._names()
-            for entity_id, memory_id in links:
-                shown = names.shown(entity_id)
-                if memory_id in units and shown is not None:
-                    units[memory_id].entities.append(shown)
-        return units
+        read = {row[0]: (dict(zip(MEMORY_COLUMNS, row)), []) for row in rows if row[width] is None}
+        for entity_id, memory_id in sorted((row[width], row[0]) for row in rows if row[width] is not None):
+            if memory_id in read:
+                read[memory_id][1].append(entity_id)
+        return read
 
     def open_slot_holders(self, subject: str, attribute: str) -> list[MemoryUnit]:
         """Values of a slot whose world interval is still open (not corrected), oldest first."""
@@ -1168,6 +1225,7 @@ class Store:
             conn.execute("UPDATE memories SET vector_pending = NULL WHERE vector_pending")
             conn.execute("DELETE FROM meta WHERE key = 'embedder'")
             run_sql(conn, "INSERT INTO meta VALUES ('embedder', ?)", [embedder_key])
+            self._shown_changed(())
 
     def graph_rows(self) -> "GraphRows":
         """Everything the graph view is built from."""

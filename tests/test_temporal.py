@@ -103,3 +103,25 @@ def test_same_value_and_recency():
     assert same_value("Oat latte", "oat-latte") and not same_value("latte", "americano")
     assert recency_weight(MAY, MAY) == 1.0
     assert 0.8 <= recency_weight(MARCH - timedelta(days=3650), MAY) < 0.81
+
+
+def test_a_value_replaced_at_the_instant_it_was_told_can_have_its_words_corrected(tmp_path):
+    """Two messages of one minute (an imported chat) leave the first value an empty interval; editing its
+    words keeps that interval, and only a new interval is checked."""
+    import pytest
+
+    from memory import Engram
+    from memory.embed import make_embedder
+    from memory.errors import BadInputError
+
+    eng = Engram(tmp_path / "home", embedder=make_embedder("hash"))
+    eng.remember("I live in Porto.", at=MARCH)
+    eng.remember("I moved to Lisbon.", at=MARCH)
+    [(porto_id,)] = eng.store.query("SELECT id FROM memories WHERE content = 'User lives in Porto.'")
+    porto = eng.store.memory(porto_id)
+    assert porto.valid_until == porto.valid_from == MARCH
+    corrected = eng.edit(porto.id, content="User lived in Porto, Ribeira.")
+    assert corrected.content == "User lived in Porto, Ribeira." and corrected.valid_until == MARCH
+    with pytest.raises(BadInputError, match="must be after valid from"):
+        eng.edit(corrected.id, valid_until=MARCH)
+    eng.close()
