@@ -157,6 +157,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     if then is not None:  # what was true in the asked period is searched too, not only what is true now
         keep = keep | index.mask(replace(filters, as_of=to_epoch(then)))
     terms = tokenize_for_search(query)
+    if asked is not None and asked.granularity == "event":  # "before" says when the question asks, not what of
+        terms = [t for t in terms if t not in _BEFORE_WORDS]
     candidates: dict[int, Candidate] = {}  # the rules' (few) candidates; the retrievers' stay arrays in a Pool
 
     query_vector = parts.embedder.embed([query])[0]
@@ -400,6 +402,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     return found
 
 
+_BEFORE_WORDS = frozenset(tokenize_for_search("before prior"))
 # words of when and how a question asks ("now", "still", "these days", 现在), never what it is about
 _TIME_OF_ASKING = frozenset(tokenize_for_search(
     "now still these days currently usually anymore moment right today time go get have do nowadays lately"))

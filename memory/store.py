@@ -340,6 +340,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m024_statement_marks", m008_statement_marks),
     # a relation after a modifier of its own is the subject: "老家的亲戚又在群里发养生文章" is about the relatives
     ("m025_statement_marks", m008_statement_marks),
+    # a reminder before someone else's news is about them: "need to remember my mom's bday is june 12"
+    ("m026_statement_marks", m008_statement_marks),
 ]
 
 

@@ -15,7 +15,17 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("我搬到杭州之前住在哪？", "杭州"),
     ("我来上海之前在哪座城市生活？", "上海"),
     ("what did I drink before?", None),  # nothing named: the value before the latest
-    ("before I went vegan what was my diet", None),
+    # in lower case, in a question about the past: what the user took up, a thing of theirs, an activity
+    ("What did I drink before I switched to herbal tea?", "herbal tea"),
+    ("what bike did I ride before I got the e-bike?", "e-bike"),
+    ("Which sport was I playing before my knee surgery?", "knee surgery"),
+    ("what was i knitting before the mittens", "mittens"),
+    ("What sport did I do before swimming?", "swimming"),
+    ("before I went vegan, what was my diet?", "vegan"),
+    ("before I went vegan what was my diet", None),  # where the clause ends is not written
+    ("what do I eat before the gym", None),  # a habit, not a time
+    ("what did I eat before bed?", None),  # a routine
+    ("Where was I living before I moved to be near my sister?", None),  # why, not what
     ("我之前住哪", None),
     ("what did I buy before Christmas?", None),  # days, months and feasts come round again
     ("what did I do before Monday?", None),
@@ -54,3 +64,32 @@ def test_a_question_that_adds_up_what_came_before_a_named_event_also_finds_the_e
         result = eng.recall("How many charity runs did I do before the Run for the Cure?")
         assert not read_as_a_time(result)
         assert {r.unit.message_id for r in result.results[:2]} == {"m0", "m1"}
+
+
+def test_before_something_taken_up_in_lower_case_is_the_time_before_the_user_said_so():
+    with open_engram() as eng:
+        remember_daily(eng, [
+            "Coffee, black, no sugar, four cups a day.",
+            "my sister swears by peppermint tea for sleep",  # someone else's: not when the user began
+            "I've switched to herbal tea, chamomile mostly. sleeping so much better",
+            "the chamomile ran out, need to order more herbal tea",
+        ])
+        result = eng.recall("What did I drink before I switched to herbal tea?")
+        assert read_as_a_time(result)
+        assert result.results[0].unit.message_id == "m0"
+
+
+
+def test_the_word_before_is_how_the_question_asks_not_what_it_is_about(tmp_path):
+    """MiniLM's vectors: the hashing embedder would count "before" in the question's meaning too."""
+    from memory.embed import make_embedder
+
+    with open_engram(tmp_path / "home", embedder=make_embedder("local")) as eng:
+        remember_daily(eng, [
+            "my 2009 Subaru Forester just hit 200k miles, she's a trooper",
+            "need new wipers before next winter, recs?",  # shares only "before"
+            "traded in the old subaru and picked up a used Tesla Model 3!",
+        ])
+        result = eng.recall("what was I driving before the Tesla?")
+        assert read_as_a_time(result)
+        assert result.results[0].unit.message_id == "m0"

@@ -27,6 +27,10 @@ from tests.helpers import at, first_message_id, open_engram, remember_daily
     # a relation after a modifier of its own: someone else's partner is not the user's
     ("我室友的男朋友天天来我们家蹭饭，好烦", ["§told", OTHERS_MARK]),
     ("老家的亲戚又在群里发养生文章 服了", [OTHERS_MARK]),
+    # a reminder to oneself before someone else's news is about them; before the user's own, the user's
+    ("need to remember my mom's bday is june 12, she wants a plant", ["§said", OTHERS_MARK]),
+    ("don't let me forget my dad's birthday is may 3", ["§said", OTHERS_MARK]),
+    ("reminder to self: my Subaru Outback is due for an oil change", ["§car", "§said"]),
 ])
 def test_a_message_about_someone_else_names_none_of_the_users_topics(text, marks):
     assert statement_marks(text) == marks

@@ -154,6 +154,13 @@ def test_a_lead_word_a_milestone_or_a_present_home_without_zai_still_states_the_
     assert facts("我现在住院了，好难受") == []
 
 
+def test_a_new_home_a_first_day_reported_for_and_a_job_held_nearly_years_state_chinese_values():
+    assert facts("终于搬完了😮‍💨 新家在闵行七宝，房租便宜了快两千") == [("用户搬到了闵行七宝。", "home_location")]
+    assert facts("offer 接了！！下个月 1 号去美团报到") == [("用户加入了美团。", "employer")]
+    assert facts("在字节做产品快三年了 天天加班到十点")[0] == ("用户的职业是产品。", "occupation")  # not 产品快
+    assert facts("新家的沙发到了") == []
+
+
 def test_an_account_opened_with_a_bank_is_a_statement_about_the_bank():
     assert ("bank", False) in statement_topics("opened an account with Revolut today, don't let me forget lol")
     assert ("bank", False) in statement_topics("新办了招商银行的卡，别告诉别人哈")

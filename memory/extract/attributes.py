@@ -272,11 +272,14 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("job_at", rf"{_ZI}{_ZADV}在(?P<v>.{{2,20}}?)(?:当|做|担任|干)(?P<role>.{{1,12}}?)了?"),
     _zh("employer_join", rf"我{_ZADV}(?:跳槽到了?|跳槽去了?|换到|转到|调到|跳到|入职了?|加入了?)(?P<v>.+?)(?:工作|上班)?了?"),
     _zh("employer", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习)了?"),
+    # "下个月 1 号去美团报到": reporting for a first day
+    _zh("employer_join", rf"{_ZI}?[^，。,！？]{{0,10}}?(?:去|到)(?P<v>[^，。,！？\s]{{2,8}}?)(?:报到|报道|入职)了?"),
     _zh("occupation", rf"我{_ZADV}(?:是一名|是一个|是位|是个|当了|做了|成了|成为了|转行做|改行做|做|当|是)(?P<v>{_ZH_JOB})了?"),
     # "我是在苏州一所中学教英语的老师": the job after a clause that says where and what
     _zh("occupation", rf"我{_ZADV}是(?:一名|一个|一位|个|位)?(?P<v>[^，。,！？]{{2,16}}?的{_ZH_JOB})"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:搬到了|搬到|搬去了|搬去|搬家到了|搬家到|搬来了|搬来|搬进了|搬进)(?P<v>.+?)(?:住)?了?"),
     _zh("home", rf"{_ZI}(?:家)?{_ZADV}(?:住在|居住在|生活在|定居在|定居|落户)(?P<v>.+?)"),
+    _zh("home_move", rf"(?:{_ZI}的?)?{_ZADV}新家{_ZADV}(?:在|是)(?P<v>[^，。,！？\s]{{2,12}}?)"),  # 新家在闵行七宝
     _zh("home", rf"{_ZI}(?:家)?(?:现在|目前|如今)住(?!院|宿|酒店|宾馆|民宿|哪|得|了|过|不|的)(?P<v>.+?)"),  # 我现在住杭州
     _zh("home", rf"{_ZI}{_ZADV}(?:在(?P<v>.{{2,12}}?)(?:租了|买了)(?:个|一个|一套|套)?(?:小)?(?:房子|公寓|房))"),
     _zh("diet", rf"我{_ZADV}(?:开始)?(?:吃素|是素食者|是素食主义者|是纯素食者|吃纯素)了?"),
@@ -324,7 +327,7 @@ _TRAIL_EN = re.compile(
     + r"|after|before|when|while|and|but|then|until)$", re.I)  # a word left alone by the date words cut out
 _TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上下班|去上班|上班|通勤|一直|现在|目前"
                        r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍)"
-                       r"|第?(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")  # 搬来三年了, 第一周: how long
+                       r"|(?:快|近|将近|差不多)?第?(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")  # 搬来三年了, 第一周: how long
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|一部|一本|一首|一款|家|所|个)")
 _LEAD_EN = re.compile(r"^(?:been\s+)?(?:(?:a|an|the|my|our|some)\s+)?", re.I)  # "it's been rooibos …"
 _NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",

@@ -84,12 +84,17 @@ def someone_elses(clause: str) -> set[str] | None:
     return None
 
 
+_REMINDER_LEAD = re.compile(r"^(?:(?:i\s+)?(?:need|have|got)\s+to\s+remember|remember|reminder(?:\s+to\s+(?:self|me))?|"
+                            r"note\s+to\s+(?:self|me)|don'?t\s+(?:let\s+me\s+)?forget)(?:\s+that)?\s*[:,-]?\s+", re.I)
+
+
 def about_someone_else(text: str) -> bool:
     """A message about someone else, in which the user is the subject of no clause: one that begins with someone
     else as its subject, once any questions before it are passed ("My daughter is allergic to cats — do
     hypoallergenic breeds help?", "how long are GP waits? my mum waited 3 weeks", "我妈最近老咳嗽，应该挂哪个科？"),
     or one asked on someone's behalf ("flying long-haul with a toddler, any tips? asking for my sister")."""
-    clauses = [c.strip() for c in _CLAUSE.split(text.strip()) if c.strip()]
+    text = _REMINDER_LEAD.sub("", text.strip(), count=1)  # "need to remember my mom's bday is june 12"
+    clauses = [c.strip() for c in _CLAUSE.split(text) if c.strip()]
     if any(_USER_SUBJECT.match(c) for c in clauses[1:]):
         return False
     if _ON_BEHALF.search(text):
