@@ -40,12 +40,15 @@ _NAME = re.compile(r"[A-Za-z0-9&+'’.-]*[A-Z][A-Za-z0-9&+'’.-]*")
 _ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|来到|来|回到|入职|加入|改成|改用|改|用上|到)"
                       r"(?P<name>[\u4e00-\u9fff]{2,8})$")
 _NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
-_ASKS_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)  # "what did I drink before …", not "do I stretch before …"
-_BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|went|came|got|bought|started|became|joined|"
-                    r"took up|picked up|began|signed up|swapped|upgraded)(?:\s+(?:to|for|with|into|over to|up for))?\b")
+# a question about the past ("what did I drink before …"), not about a habit ("do I stretch before …")
+_ASKS_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)
+_BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|went|came|got|bought|started|became"
+                    r"|joined|took up|picked up|began|signed up|swapped|upgraded)"
+                    r"(?:\s+(?:to|for|with|into|over to|up for))?\b")
 _DETERMINERS = {"the", "a", "an", "my", "our"}
-_NOT_A_THING = {"be", "get", "have", "do", "go", "live", "work", "it", "them", "there", "here", "somewhere"}
-_ROUTINE = {"bed", "sleep", "breakfast", "lunch", "dinner", "work", "school", "class", "that", "this", "then", "it"}
+_NOT_A_THING = {"be", "get", "have", "do", "go", "live", "work", "it", "them", "that", "this", "then", "there", "here",
+                "somewhere"}
+_ROUTINE = {"bed", "sleep", "breakfast", "lunch", "dinner", "work", "school", "class"}
 # days, months and feasts come round again: "before Monday", "before Christmas" name no one moment the user told of
 _RECURRING = set("""monday tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december jan feb mar apr jun jul aug sep sept oct nov dec christmas xmas easter
@@ -82,15 +85,13 @@ def _thing_begun(clause: str) -> str | None:
     begun = _BEGAN.match(" ".join(words))
     if begun:
         words = words[len(begun[0].split()):]
-    elif words and words[0] in _DETERMINERS:
-        pass
-    elif not (len(words) == 1 and words[0].endswith("ing")):
+    elif not (words and words[0] in _DETERMINERS) and not (len(words) == 1 and words[0].endswith("ing")):
         return None
     while words and words[0] in _DETERMINERS:
         words = words[1:]
     words = [w.strip(".'’-") for w in words[:3]]
     if not words or words[0] in _NOT_A_THING or any(w in _RECURRING or w in _ROUTINE for w in words):
-        return None  # ("before I moved to be near my sister": why, not what)
+        return None  # "before I moved to be near my sister" says why, not what
     return " ".join(words)
 
 

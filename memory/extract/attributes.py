@@ -327,7 +327,8 @@ _TRAIL_EN = re.compile(
     + r"|after|before|when|while|and|but|then|until)$", re.I)  # a word left alone by the date words cut out
 _TRAIL_ZH = re.compile(r"(?:了|啦|呀|吧|哦|呢|的|住|工作|上下班|去上班|上班|通勤|一直|现在|目前"
                        r"|的(?:新|小)?(?:公寓|家|房子|房间|房|住处|小区|宿舍)"
-                       r"|(?:快|近|将近|差不多)?第?(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")  # 搬来三年了, 第一周: how long
+                       # how long: 搬来三年了, 第一周, 快三年了
+                       r"|(?:快|近|将近|差不多)?第?(?:[一二两三四五六七八九十几半]|\d)+个?多?(?:天|周|星期|个月|月|年)多?)+$")
 _LEAD_ZH = re.compile(r"^(?:一家|一所|一个|一间|一座|一辆|一部|一本|一首|一款|家|所|个)")
 _LEAD_EN = re.compile(r"^(?:been\s+)?(?:(?:a|an|the|my|our|some)\s+)?", re.I)  # "it's been rooibos …"
 _NOT_VALUES = {"it", "that", "this", "there", "here", "home", "them", "him", "her", "one", "work", "school", "bed",
