@@ -4,7 +4,8 @@
 user said later "Cancelled Netflix and signed up for Disney Plus instead". The slot rules know a score of
 attribute classes by their words; this stage knows none. It looks at the question's best match and
 at the user's later statements among the next candidates: one that is about the same thing (its
-message's meaning close to the best match's message) and relevant to the question comes first. It
+message's meaning close to the best match's message, or the two messages naming the same one: "sold the Wayfarer"
+after "took the Wayfarer out on the lake") and relevant to the question comes first. It
 runs for a question in the first person and the present ("do I", "what's my", "now"), never for a
 question about before or about a past period; a statement that only closes a value ("sold the
 Peloton") comes first only for a yes/no question ("do I still have my Peloton?"). The user's earlier words
@@ -20,6 +21,7 @@ of those goes above the best match when said after it: "吉他班不去了" over
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import numpy as np
 
@@ -79,7 +81,9 @@ def asks_yes_no(question: str) -> bool:
 
 
 def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
-                       embedder_name: str, *, settled: bool = False) -> tuple[dict[int, float], set[int]]:
+                       embedder_name: str, *, settled: bool = False,
+                       names: Callable[[list[int]], set[str]] = lambda memory_ids: set()
+                       ) -> tuple[dict[int, float], set[int]]:
     """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
     found each) that carry the user's latest statement on the best match's topic: above the best match; and
     the user's own earlier words close in meaning to the latest word, which it leaves behind (the history of a
@@ -100,7 +104,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
     own = set(_own_turns(index, ids[: WINDOW + 1], yes_no=True))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
-    vectors = _MessageVectors(index)
+    vectors = _MessageVectors(index, names)
     for _ in range(0 if settled else HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold)
         if later is None:
@@ -172,16 +176,27 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     if start is None:
         return None
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
-    same = [c for c in later if vectors.cosine(c, anchor) >= threshold]
+    same = [c for c in later if vectors.cosine(c, anchor) >= threshold or vectors.share_a_name(c, anchor)]
     return max(same, key=lambda c: index.attrs(c)[1], default=None)
 
 
 class _MessageVectors(dict):
-    """The stored vectors of the memories written from a memory's message, read once per memory."""
+    """The stored vectors of the memories written from a memory's message, read once per memory; and the names
+    they link to, read when asked."""
 
-    def __init__(self, index) -> None:
+    def __init__(self, index, names: Callable[[list[int]], set[str]] = lambda memory_ids: set()) -> None:
         super().__init__()
         self.index = index
+        self._names = names
+        self._named: dict[int, set[str]] = {}
+
+    def share_a_name(self, one: int, other: int) -> bool:
+        """Whether two memories' messages name the same one ("I ride a Brompton to the station" / "sold the
+        Brompton"): the same thing, however far apart their meaning."""
+        for memory_id in (one, other):
+            if memory_id not in self._named:
+                self._named[memory_id] = self._names(self.index.same_message(memory_id))
+        return bool(self._named[one] & self._named[other])
 
     def __missing__(self, memory_id: int) -> np.ndarray:
         self[memory_id] = self.index.vectors_of(self.index.same_message(memory_id))

@@ -87,6 +87,9 @@ _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to kno
                            re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
+# a linked entity that is a time or a number, not a name a topic is told by
+_NOT_A_NAME = re.compile(r"\d|^(?:mon|tues|wednes|thurs|fri|satur|sun)day|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
+                         r"|dec)[a-z]*$|^(?:today|tonight|yesterday|tomorrow|christmas|easter)$", re.I)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
 
@@ -178,7 +181,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)))
     left_behind: set[int] = set()
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
-        ranked, left_behind = _latest_word(index, ranked, candidates, query, getattr(parts.embedder, "name", ""))
+        ranked, left_behind = _latest_word(parts, ranked, candidates, query, getattr(parts.embedder, "name", ""))
     ranked = _graph_hop(parts.graph.if_built(), ranked, as_of, filters, index)
     positions = _collapse_turns(index, ranked)
     if AGGREGATE.search(query) and not ELAPSED.search(query):  # a hit from each conversation before a second from one
@@ -781,18 +784,20 @@ def _collapse_turns(index: HybridIndex, ranked: Pool) -> np.ndarray:
     return np.flatnonzero(~hidden)
 
 
-def _latest_word(index: HybridIndex, ranked: Pool, rules: dict[int, Candidate], query: str,
+def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], query: str,
                  embedder_name: str) -> tuple[Pool, set[int]]:
     """The user's latest statement on the best match's topic raised above it (`latest_word`), why it was raised
     noted with the rules' reasons; and the user's earlier statements on the topic it leaves behind."""
     if not len(ranked.ids):
         return ranked, set()
+    index = parts.index
     window = slice(0, WINDOW + 1)
     ids = ranked.ids[window].tolist()
     best = rules.get(ids[0])
     raised, left_behind = latest_word_scores(index, ids, ranked.scores[window].tolist(),
                                              ranked.rule[window].tolist(), query, embedder_name,
-                                             settled=best is not None and best.settled)
+                                             settled=best is not None and best.settled,
+                                             names=lambda memory_ids: _names_in(parts, memory_ids))
     if not raised:
         return ranked, left_behind
     for position, memory_id in enumerate(ids):
@@ -800,6 +805,12 @@ def _latest_word(index: HybridIndex, ranked: Pool, rules: dict[int, Candidate], 
             ranked.scores[position] = raised[memory_id]
             rules.setdefault(memory_id, Candidate(memory_id)).why.append(LATEST_WORD)
     return ranked.take(np.argsort(-ranked.scores, kind="stable")), left_behind
+
+
+def _names_in(parts: RecallParts, memory_ids: list[int]) -> set[str]:
+    """The names the memories link to (people, places, things; not dates or numbers), lower-cased."""
+    return {name.lower() for unit in parts.store.memories_by_id(memory_ids).values() for name in unit.entities
+            if not _NOT_A_NAME.search(name)}
 
 
 def _candidates(ranked: Pool, positions: np.ndarray, rules: dict[int, Candidate],

@@ -155,3 +155,14 @@ def test_the_users_earlier_word_on_the_topic_of_a_best_match_said_later_is_histo
     assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
     assert by_text["who wrote clair de lune? stuck in my head all day"].valid  # a question is no word of the user's
 
+
+
+def test_a_later_statement_that_names_the_same_thing_is_on_its_topic_however_far_its_meaning(engram):
+    """MiniLM puts the two Wayfarer messages at 0.42, under the same-topic mark; the name they share says it."""
+    engram.remember("Took the Wayfarer out on the lake again, perfect wind today.", at=at("2024-03-02T09:00:00"))
+    engram.remember("The lake cafe has new owners, the cake is worse.", at=at("2024-04-02T09:00:00"))
+    engram.remember("sold the Wayfarer to a bloke from the club, never had the time for it.",
+                    at=at("2024-05-02T09:00:00"))
+    result = recalled(engram, "Do I still take the boat out on the lake?")
+    assert "sold the Wayfarer" in result.results[0].unit.content
+    assert LATEST_WORD in result.results[0].why
