@@ -50,8 +50,10 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
     vault.mkdir()
     make_vault(vault)
     home = tmp_path / "home"
-    partial, delay = 0, 4.0
-    for _ in range(10):  # the delay adapts to the machine: later after a kill before any note, sooner after the end
+    partial, delay, too_early, too_late = 0, 4.0, 0.0, None
+    # the delay adapts to the machine: later after a kill before any note, sooner after the end, and once both are
+    # known halfway between them (steps of a fixed ratio can jump over the window in which a kill lands mid-ingest)
+    for _ in range(12):
         shutil.rmtree(home, ignore_errors=True)
         proc = ingest(vault, home)
         try:
@@ -62,7 +64,11 @@ def test_sigkill_mid_ingest_then_resume(tmp_path):
         partial = stored_notes(home) if proc.returncode == -signal.SIGKILL else NOTES
         if 0 < partial < NOTES:
             break
-        delay = delay * 1.6 if partial == 0 else delay * 0.6
+        if partial == 0:
+            too_early = delay
+        else:
+            too_late = delay
+        delay = delay * 1.6 if too_late is None else (too_early + too_late) / 2
     assert 0 < partial < NOTES, f"could not kill in the middle (stored {partial} of {NOTES})"
 
     done = ingest(vault, home)
