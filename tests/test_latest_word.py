@@ -156,7 +156,6 @@ def test_the_users_earlier_word_on_the_topic_of_a_best_match_said_later_is_histo
     assert by_text["who wrote clair de lune? stuck in my head all day"].valid  # a question is no word of the user's
 
 
-
 def test_a_later_statement_that_names_the_same_thing_is_on_its_topic_however_far_its_meaning(engram):
     """MiniLM puts the two Wayfarer messages at 0.42, under the same-topic mark; the name they share says it."""
     engram.remember("Took the Wayfarer out on the lake again, perfect wind today.", at=at("2024-03-02T09:00:00"))
