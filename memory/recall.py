@@ -88,8 +88,9 @@ _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to kno
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 # a linked entity that is a time or a number, not a name a topic is told by
-_NOT_A_NAME = re.compile(r"\d|^(?:mon|tues|wednes|thurs|fri|satur|sun)day|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov"
-                         r"|dec)[a-z]*$|^(?:today|tonight|yesterday|tomorrow|christmas|easter)$", re.I)
+_NOT_A_NAME = re.compile(r"\d|^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?"
+                         r"|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?"
+                         r"|dec(?:ember)?|today|tonight|yesterday|tomorrow|christmas|easter)$", re.I)
 ID_TOKEN = re.compile(r"^(?=.*\d)[a-z0-9]+(?:[-_][a-z0-9]+)+$|^#?\d{4,}$|^[a-z]{2,}\d{3,}$")
 
 

@@ -165,3 +165,13 @@ def test_a_later_statement_that_names_the_same_thing_is_on_its_topic_however_far
     result = recalled(engram, "Do I still take the boat out on the lake?")
     assert "sold the Wayfarer" in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
+
+
+@pytest.mark.parametrize("entity, a_name", [
+    ("Wayfarer", True), ("Marco", True), ("Maya", True), ("Junior", True), ("Octavia", True),
+    ("Sunday", False), ("june", False), ("March", False), ("Sept", False), ("£20", False), ("2009", False),
+])
+def test_a_time_or_a_number_is_no_shared_name_but_a_name_that_begins_like_a_month_is(entity, a_name):
+    from memory.recall import _NOT_A_NAME
+
+    assert (not _NOT_A_NAME.search(entity)) == a_name
