@@ -160,13 +160,13 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     then = _asked_moment(asked, as_of)
     if then is not None:  # what was true in the asked period is searched too, not only what is true now
         keep = keep | index.mask(replace(filters, as_of=to_epoch(then)))
+    before_named = asked is not None and asked.granularity == "event"
     terms = tokenize_for_search(query)
-    if asked is not None and asked.granularity == "event":  # "before" says when the question asks, not what of
+    if before_named:  # "before" says when the question asks, not what of
         terms = [t for t in terms if t not in _BEFORE_WORDS]
     candidates: dict[int, Candidate] = {}  # the rules' (few) candidates; the retrievers' stay arrays in a Pool
 
     query_vector = parts.embedder.embed([query])[0]
-    before_named = asked is not None and asked.granularity == "event"
     superseded, earlier, replaced = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep,
                                                 candidates, before_named=before_named)
     asked_words = set(tokenize_for_search(asked.words)) if asked else set()

@@ -15,7 +15,7 @@ from .index_build import arrow_numbers
 if TYPE_CHECKING:
     import pyarrow as pa
 
-#: a memory's row (the store's memory columns by name) and the ids of the entities it names, in id order
+#: a memory's row (the store's memory columns by name) and the ids of the entities it names, in id order; read only
 Shown = tuple[dict[str, Any], list[int]]
 
 
@@ -47,11 +47,7 @@ class ShownRows:
     def get(self, memory_ids: list[int]) -> tuple[dict[int, Shown], list[int]]:
         """The memories held as they are now, and the ids this table cannot answer for (changed since it was
         built and not read again, or never held: the store reads those)."""
-        found: dict[int, Shown] = {}
-        for memory_id in memory_ids:
-            held = self._read_again.get(memory_id)
-            if held is not None:
-                found[memory_id] = (dict(held[0]), list(held[1]))
+        found = {memory_id: self._read_again[memory_id] for memory_id in memory_ids if memory_id in self._read_again}
         asked = np.array([i for i in memory_ids if i not in found and i not in self._changed], dtype=np.int64)
         positions = np.searchsorted(self._ids, asked)
         inside = positions < len(self._ids)

@@ -921,7 +921,7 @@ class Store:
             if missing:
                 read = self._read_shown(missing)
                 if shown is not None:
-                    shown.keep({memory_id: (dict(row), list(entities)) for memory_id, (row, entities) in read.items()})
+                    shown.keep(read)
                 found.update(read)
         names = self._names() if any(entities for _, entities in found.values()) else None
         units: dict[int, MemoryUnit] = {}
@@ -933,11 +933,11 @@ class Store:
         return units
 
     def _shown_rows(self) -> ShownRows | None:
-        """The table of shown fields, built at the second read since opening or since it was dropped (a command
-        that reads once does not pay for it); dropped when a write went by that did not name its memories."""
+        """The table of shown fields, built at the store's second read (a command that reads once does not pay
+        for it), and again at the next read after it was dropped: when a write went by that did not name its
+        memories."""
         if self._shown is not None and self._shown.writes != self.memory_writes:
             self._shown = None
-            self._reads_by_id = 0
         self._reads_by_id += 1
         if self._shown is None and self._reads_by_id >= 2:
             with self.explained_errors():
