@@ -16,7 +16,10 @@ How close "the same thing" is belongs to one embedding model: with any other the
 Chinese, which the model does not read (unrelated Chinese sentences score 0.6-0.9), is read by its words:
 the question's topic words (jieba's words of two characters or more that are not words of time, asking or
 intent: "我还在学吉他吗" → 吉他) pick the user's own turns among the candidates that hold one, and the latest
-of those goes above the best match when said after it: "吉他班不去了" over "报了个吉他班".
+of those goes above the best match when said after it: "吉他班不去了" over "报了个吉他班". When the user's turns hold
+none of them, or a slot rule's statement is the best match, a later turn of the user's that switches ("…上周换到了超级猩猩")
+or, for a yes/no question, ends something, and shares a word or a pair of characters with the best match ("办了乐刻的
+月卡"), goes above it.
 """
 from __future__ import annotations
 
@@ -26,12 +29,13 @@ from typing import Callable
 import numpy as np
 
 from .extract import tokenize_for_search
-from .extract.han import HAN_CHAR
+from .extract.han import HAN_CHAR, han_pairs
 from .extract.relations import ASKS_MARK, OTHERS_MARK
 from .model import ASSISTANT_MARK
 from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH
 
-__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores"]
+__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores",
+           "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -64,7 +68,16 @@ _PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\
 _NOT_TOPICS_ZH = frozenset(
     "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
     "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
+# switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团"
+_ZH_SWITCH = re.compile(r"换到|换成|换去|改到|改成|改去|转到|转去|跳槽|搬到|搬去|调到|调去")
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
+
+
+def topic_words_zh(text: str) -> set[str]:
+    """A Chinese text's words of two characters or more and its pairs of characters (a word the segmenter split:
+    "跑团群也退了" and "跟跑团去奥森" share 跑团), not words of time or asking."""
+    return ({word for word in tokenize_for_search(text) if len(word) > 1 and HAN_CHAR.search(word)}
+            | han_pairs(text)) - _NOT_TOPICS_ZH
 
 
 def asks_present_state(question: str) -> bool:
@@ -82,7 +95,8 @@ def asks_yes_no(question: str) -> bool:
 
 def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
                        embedder_name: str, *, settled: bool = False,
-                       names: Callable[[list[int]], set[str]] = lambda memory_ids: set()
+                       names: Callable[[list[int]], set[str]] = lambda memory_ids: set(),
+                       texts: Callable[[list[int]], dict[int, str]] = lambda memory_ids: {}
                        ) -> tuple[dict[int, float], set[int]]:
     """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
     found each) that carry the user's latest statement on the best match's topic: above the best match; and
@@ -93,7 +107,11 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     if len(ids) < 2 or not asks_present_state(question):
         return {}, set()
     if HAN_CHAR.search(question):
-        return ({}, set()) if settled else _latest_by_topic_words(index, ids, scores, rules, question)
+        if settled:  # a slot's latest statement, unless a later switch names what it held ("乐刻那边…换到了超级猩猩")
+            yes_no = asks_yes_no(question)
+            return _switch_from_best(index, ids, scores, _own_turns(index, ids[: WINDOW + 1], yes_no=yes_no), texts,
+                                     yes_no=yes_no)
+        return _latest_by_topic_words(index, ids, scores, rules, question, texts)
     threshold = SAME_TOPIC.get(embedder_name)
     if threshold is None:
         return {}, set()
@@ -120,8 +138,8 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     return raised, passed - set(raised) - set(index.same_message(anchor))
 
 
-def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: list[bool],
-                           question: str) -> dict[int, float]:
+def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
+                           texts: Callable[[list[int]], dict[int, str]]) -> tuple[dict[int, float], set[int]]:
     """A Chinese question: the latest of the user's own turns among the candidates that hold one of its topic
     words (those holding the most of them), raised above the best match when said after it; the user's earlier
     turns holding a topic word are left behind by it."""
@@ -140,7 +158,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     on_topic = [memory_id for memory_id, count in held.items() if count == most and count > 0]
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
-        return {}, set()
+        return _switch_from_best(index, ids, scores, own, texts, yes_no=asks_yes_no(question))
     said_at = index.attrs(latest)[1]
     passed = {m for m, count in held.items() if count and index.attrs(m)[1] < said_at} - set(index.same_message(latest))
     best = index.attrs(ids[0])
@@ -149,6 +167,29 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     if best is None or said_at <= best[1]:
         return {}, set()  # an older word on the topic never goes above a later best match, which may say it anew
     return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}, passed
+
+
+def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int],
+                      texts: Callable[[list[int]], dict[int, str]], *, yes_no: bool) -> tuple[dict[int, float], set[int]]:
+    """A Chinese question none of whose topic words the user's turns hold ("我最近在哪家健身房锻炼？" over "办了乐刻的月卡"),
+    or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
+    ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
+    with the best match (乐刻) goes above it, and leaves it behind when it is the user's own."""
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only for such a question
+
+    best = index.attrs(ids[0])
+    if best is None or ids[0] not in own:
+        return {}, set()
+    said = texts(own)
+    topic = topic_words_zh(said.get(ids[0], ""))
+    later = [m for m in own if index.attrs(m)[1] > best[1]
+             and (_ZH_SWITCH.search(said.get(m, "")) or yes_no and tells_a_change(said.get(m, "")))
+             and topic & topic_words_zh(said[m])]
+    latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
+    if latest is None:
+        return {}, set()
+    return ({sibling: scores[0] * 1.05 for sibling in index.same_message(latest)},
+            set(index.same_message(ids[0])))
 
 
 def _own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:

@@ -19,7 +19,8 @@ from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, names_som
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores
+from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
+                          topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES,
                     SLOT_PHRASES)
@@ -52,6 +53,10 @@ _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*
 _SAID_AS_A = re.compile(r"\b(?:i'?m|i am|work(?:ing)? as) an? [\w-]+", re.I)
 # a name as chat types it, in lower case: a model ("my mazda3", "x5"), or a person by title ("dr patel")
 _LOWER_NAME = re.compile(r"\b[a-z]+\d+[a-z]*\b|\b(?:dr|doctor|mr|mrs|ms|prof)\.? [a-z]{2,}\b")
+# the person a manager is, named after the word for them in any case: "my manager priya is great", "i report to marcus"
+_MANAGER_NAMED = re.compile(r"\b(?:manager|boss|supervisor|team lead|report(?:s|ing)? (?:directly )?to),? (?!(?:is|was|has|had|and"
+                            r"|but|so|the|a|an|my|our|me|you|him|her|them|now|today|about|who|that|just|really|actually"
+                            r"|still|tbh|lol|again|for|at|in|on|of|with)\b)[a-z][a-z'-]+", re.I)
 SUPERSEDED = "superseded slot value"
 # A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
 # a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
@@ -338,6 +343,8 @@ def names_a_value(text: str, attribute: str) -> bool:
         return True
     if attribute == "occupation" and (JOB_WORD.search(text) or _SAID_AS_A.search(text)):
         return True
+    if attribute == "manager" and _MANAGER_NAMED.search(text):
+        return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
     modified = re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I)
     return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
@@ -442,13 +449,21 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     if not told or not tells_a_change(told):
         return set()
     if chinese:
-        topic = {word for word in tokenize_for_search(" ".join(own_clauses(told)))
-                 if len(word) > 1 and HAN_CHAR.search(word) and word not in _TIME_OF_ASKING_ZH}
+        topic = _han_topic_words(" ".join(own_clauses(told)))
     else:
-        topic = word_families(set(terms) - _TIME_OF_ASKING) & word_families(tokenize_for_search(told))
+        topic = word_families(set(terms) - _TIME_OF_ASKING) & _families_of(told)
+    words_of = _han_topic_words if chinese else _families_of
     said_at = index.attrs(latest.id)[1]
     return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
-            and topic & word_families(tokenize_for_search(" ".join(own_clauses(u.content))))}
+            and topic & words_of(" ".join(own_clauses(u.content)))}
+
+
+def _families_of(text: str) -> set[str]:
+    return word_families(tokenize_for_search(text))
+
+
+def _han_topic_words(text: str) -> set[str]:
+    return topic_words_zh(text) - _TIME_OF_ASKING_ZH
 
 
 def _not_told(index: HybridIndex, ids: list[int]) -> set[int]:
@@ -798,7 +813,9 @@ def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], 
     raised, left_behind = latest_word_scores(index, ids, ranked.scores[window].tolist(),
                                              ranked.rule[window].tolist(), query, embedder_name,
                                              settled=best is not None and best.settled,
-                                             names=lambda memory_ids: _names_in(parts, memory_ids))
+                                             names=lambda memory_ids: _names_in(parts, memory_ids),
+                                             texts=lambda memory_ids: {memory_id: unit.content for memory_id, unit
+                                                                       in parts.store.memories_by_id(memory_ids).items()})
     if not raised:
         return ranked, left_behind
     for position, memory_id in enumerate(ids):

@@ -111,7 +111,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "diet",
         cues_en=_words("diet vegetarian vegan pescatarian meat eat eating"),
-        cues_zh=_words("吃素 素食 饮食 吃肉 忌口 饮食习惯 减肥餐"),
+        cues_zh=_words("吃素 素食 饮食 吃肉 吃荤 忌口 饮食习惯 减肥餐"),
         templates={
             "diet": Template("User's diet: {v}.", "用户的饮食：{v}。"),
             "diet_stop": Template("User is no longer {v}.", "用户不再{v}。", closes=True),
@@ -194,7 +194,7 @@ SLOTS: tuple[Slot, ...] = (
         },
         cue_phrases=("get to work", "getting to work", "get into work", "getting into work", "travel to work",
                      "drive to work", "cycle to work", "walk to work", "ride to work",
-                     "to the office"),
+                     "to the office", "get to my job", "getting to my job", "commute to my job"),
     ),
     Slot(
         "phone_model",
@@ -209,7 +209,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "smoking",
         cues_en=_words("smoke smokes smoker smoking cigarette cigarettes cigs vape vaping nicotine"),
-        cues_zh=_words("抽烟 吸烟 烟瘾 戒烟 电子烟 香烟"),
+        cues_zh=_words("抽烟 吸烟 烟瘾 戒烟 电子烟 香烟 烟民 烟鬼"),
     ),
     # Known by the user's statements alone (no value read from them): the latest statement answers
     Slot(
@@ -241,6 +241,12 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("哪个组 哪个团队 哪个部门 什么部门 什么组"),
         cue_phrases=("team at work", "team am i on", "team i'm on", "team i am on", "team do i work", "team i work",
                      "which department", "what department"),
+    ),
+    Slot(
+        "manager",  # who the user reports to at work: "who's my boss now", "我现在归谁管"
+        cues_en=_words("boss supervisor"),
+        cues_zh=_words("领导 上司 老板 主管 直属 归谁管 向谁汇报"),
+        cue_phrases=("my manager", "line manager", "report to", "reporting to", "team lead"),
     ),
     Slot(
         "medication",

@@ -175,3 +175,42 @@ def test_a_time_or_a_number_is_no_shared_name_but_a_name_that_begins_like_a_mont
     from memory.recall import _NOT_A_NAME
 
     assert (not _NOT_A_NAME.search(entity)) == a_name
+
+
+def test_a_later_chinese_switch_that_names_what_the_best_match_held_goes_above_it(engram):
+    """The gym slot reads "办了乐刻的月卡"; "…上周换到了超级猩猩" has no word of gyms, but it switches, and it names
+    乐刻, which the best match holds: it is the latest word, and the best match is left behind."""
+    engram.remember("办了乐刻的月卡，离家就五百米，挺方便的", at=at("2023-10-08T09:00:00"))
+    engram.remember("练完腿第二天楼梯都下不去怎么办", at=at("2023-10-15T09:00:00"))
+    engram.remember("乐刻那边器械太少了，上周换到了超级猩猩，团课还挺有意思", at=at("2023-12-06T09:00:00"))
+    result = recalled(engram, "我最近在哪家健身房锻炼？")
+    assert "超级猩猩" in result.results[0].unit.content
+    earlier = next(r for r in result.results if "乐刻的月卡" in r.unit.content)
+    assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
+
+
+def test_a_chinese_switch_that_shares_no_word_with_the_best_match_stays_below_it(engram):
+    engram.remember("头发一直在街口阿杰那剪，手艺没得说", at=at("2023-10-08T09:00:00"))
+    engram.remember("手机换成了小米，拍照还行", at=at("2023-12-06T09:00:00"))
+    assert "阿杰" in top(engram, "我现在在哪家店理发？")
+
+
+def test_a_chinese_change_leaves_behind_earlier_turns_sharing_a_word_the_segmenter_split(engram):
+    """jieba cuts "跑团群" as 跑 / 团群 and "跟跑团去" as 跟 / 跑 / 团去: the two turns share 跑团 as a pair of characters."""
+    engram.remember("周六跟跑团去奥森跑了15公里，腿废了但好开心", at=at("2023-04-15T09:00:00"))
+    engram.remember("跑鞋买亚瑟士还是索康尼啊", at=at("2023-05-06T09:00:00"))
+    engram.remember("膝盖受伤了，医生说半年不能跑，跑团群也退了，唉", at=at("2023-07-21T09:00:00"))
+    result = recalled(engram, "我现在还参加那个跑步俱乐部的活动吗？")
+    assert "跑团群也退了" in result.results[0].unit.content
+    earlier = next(r for r in result.results if "奥森" in r.unit.content)
+    assert not earlier.valid
+
+
+def test_a_later_chinese_ending_that_names_what_the_best_match_held_answers_a_yes_no_question(engram):
+    """The gym slot reads "办了威尔士的年卡"; the later ending names 威尔士 with no word of gyms."""
+    engram.remember("办了威尔士的年卡，一周去三次，先练起来", at=at("2023-01-30T09:00:00"))
+    engram.remember("在健身房练完要不要拉伸", at=at("2023-03-12T09:00:00"))
+    engram.remember("威尔士卡到期没续，实在去不动了，以后在家跳操吧", at=at("2024-02-01T09:00:00"))
+    result = recalled(engram, "我还在去健身房吗？")
+    assert "没续" in result.results[0].unit.content
+    assert LATEST_WORD in result.results[0].why

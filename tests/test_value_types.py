@@ -161,6 +161,13 @@ def test_a_new_home_a_first_day_reported_for_and_a_job_held_nearly_years_state_c
     assert facts("新家的沙发到了") == []
 
 
+def test_a_transfer_to_a_city_is_a_move_and_no_new_employer():
+    assert facts("公司把我调到成都了，下周过去") == [("用户搬到了成都。", "home_location")]
+    assert facts("我调到上海分公司了") == [("用户搬到了上海。", "home_location")]
+    assert facts("我被调到数据平台组了") == []  # a team: `team` reads it as a statement, no home
+    assert facts("我跳槽到字节了") == [("用户加入了字节。", "employer")]
+
+
 def test_an_account_opened_with_a_bank_is_a_statement_about_the_bank():
     assert ("bank", False) in statement_topics("opened an account with Revolut today, don't let me forget lol")
     assert ("bank", False) in statement_topics("新办了招商银行的卡，别告诉别人哈")

@@ -270,7 +270,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>.{{1,6}}?)(?:已经)?(?:分手了|离婚了|分开了|分了|掰了)"),
     _zh("partner_stop", rf"我{_ZADV}(?:和|跟)(?P<v>[^，。,的]{{1,6}}?)(?:已经|早就|早已)?(?:不再|不|没有再|没再|没)在一起了?.*"),
     _zh("job_at", rf"{_ZI}{_ZADV}在(?P<v>.{{2,20}}?)(?:当|做|担任|干)(?P<role>.{{1,12}}?)了?"),
-    _zh("employer_join", rf"我{_ZADV}(?:跳槽到了?|跳槽去了?|换到|转到|调到|跳到|入职了?|加入了?)(?P<v>.+?)(?:工作|上班)?了?"),
+    # a transfer to a place is a move, not a new employer: "公司把我调到成都了" (a team is `team`'s: 调到了数据组)
+    _zh("home_move", rf"(?:[\u4e00-\u9fff]{{0,4}}把)?{_ZI}(?:被)?{_ZADV}调(?:到|去)了?"
+                     rf"(?P<v>(?:(?!组|部|团队|班|岗|中心|项目|线)[^，。,！？\s]){{2,6}}?)(?:分公司|总部|那边|常驻|工作|上班|去)?了?"),
+    _zh("employer_join", rf"我{_ZADV}(?:跳槽到了?|跳槽去了?|换到|转到|跳到|入职了?|加入了?)(?P<v>.+?)(?:工作|上班)?了?"),
     _zh("employer", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习)了?"),
     # "下个月 1 号去美团报到": reporting for a first day
     _zh("employer_join", rf"{_ZI}?[^，。,！？]{{0,10}}?(?:去|到)(?P<v>[^，。,！？\s]{{2,8}}?)(?:报到|报道|入职)了?"),
@@ -511,9 +514,10 @@ _NEGATION = re.compile(
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
-    r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped)\b"
+    r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped"
+    r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
-    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)",
+    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
@@ -528,7 +532,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me)|got the keys to|(?:our|my) (?:new )?(?:place|flat|house|home) in"
                       # the move itself: "movers dropped everything off", "unpacked the last box", "oregon people now"
-                      r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now"
+                      r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|residents? of"
                       # "my first flat was in Camden", "our old house is in Leith"
                       r"|(?:our|my) (?:first|old|previous|last|current|new) (?:place|flat|house|home|apartment) (?:was|is) in"
                       r"|back (?:with|at) my (?:parents|mum|dad|mom|folks)"
@@ -606,7 +610,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                     r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
-                   r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b",
+                   r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b"
+                   r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
     "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
               r"爱好|迷上|喜欢上|业余时间|闲下来"),
@@ -614,7 +619,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "gym": (r"\b(?:join\w*|sign(?:ed)? up|member|membership|go to|going to|started (?:at|going)|switch\w*|moved"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
-            r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?(?:年卡|月卡|季卡)"),
+            r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?"
              r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
@@ -637,6 +642,11 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
              r" (?:the |a |our )?(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
              r"(?:调到|转到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部)(?!长)"),
+    # who the user reports to: "my manager priya is great", "i report to marcus now", "现在直属leader是刘姐"
+    "manager": (r"\b(?:my (?:new |old |current |line )?(?:manager|boss|supervisor|team lead|skip(?:-level)?)"
+                r"|(?:i|we|now) (?:\w+ )?report(?:s|ing)? (?:directly )?to|new (?:manager|boss|supervisor))\b",
+                r"(?:我的?|我们的?|新的?|现在的?|直属)(?:领导|上司|老板|主管|组长|经理|(?<![A-Za-z])leader(?![A-Za-z]))"
+                r"|汇报给|向.{1,6}汇报|归.{1,6}管"),
     # an allergy by its own words, or by what the user carries for it: "I'm allergic to penicillin", "I carry an epipen"
     "allergy": (r"\b(?:allergic|allergy|allergies|anaphyla\w*|epi-?pens?|intoleran(?:t|ce)|coeliac|celiac)\b",
                 r"过敏|不耐受|乳糖不耐"),

@@ -25,6 +25,17 @@ def han_search_words(run: str) -> list[str]:
     return rjieba.cut_for_search(run, True)
 
 
+# characters of grammar and of the speakers, which make a pair of characters name nothing ("了，", "我的", "也退")
+_GRAMMAR = frozenset("的了是我你他她它们在有也都就还很不这那个吗呢吧啊么和跟与把被给让着过得地又才")
+
+
+def han_pairs(text: str) -> set[str]:
+    """Every two neighbouring Han characters of `text` that hold no character of grammar: the words a segmenter may
+    split ("跑团群" is cut 跑 / 团群, its pairs are 跑团 and 团群)."""
+    return {run[i:i + 2] for run in HAN_RUN.findall(text) for i in range(len(run) - 1)
+            if run[i] not in _GRAMMAR and run[i + 1] not in _GRAMMAR}
+
+
 def load_segmenter() -> None:
     """Load the dictionary now rather than at the first Chinese text."""
     han_words("加载")

@@ -105,6 +105,10 @@ PROTOTYPES: dict[str, Examples] = {
         ("I'm a member at the leisure centre", "I got a membership at a new fitness club", "I signed up at the climbing gym",
          "I cancelled my membership at the fitness club"),
         ("which gym do I go to", "where do I work out", "which gym am I a member of", "where do I train")),
+    "manager": Examples(
+        ("my manager is great", "I report to a new boss now", "my line manager left so I report to the director",
+         "my supervisor signed off my leave"),
+        ("who is my boss", "who do I report to", "who's my manager at work", "who is my supervisor now")),
     "bank": Examples(
         ("I bank with Monzo", "I opened a current account with a new bank", "I moved my savings to another bank",
          "my salary gets paid into my new bank account"),

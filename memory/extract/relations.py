@@ -48,6 +48,10 @@ _SENTENCE = re.compile(r"[^?？!！.。]*[?？!！.。]+|[^?？!！.。]+$")
 _OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?P<of>[{HAN}]{{1,3}}的)?(?:{_RELATION_ZH}))(?![和跟与]我|圈)")
 _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣")
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
+# the user's topics a clause about one of their people still speaks of: "My boyfriend Marco keeps stealing the duvet"
+# tells who the partner is, "my manager priya is great" who the user reports to
+_RELATION_TOPICS_EN = ((_PARTNER_EN, "partner"), (_CHILD_EN, "children"), (r"boss|manager", "manager"))
+_RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (re.compile(r"老板|领导"), "manager"))
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 # a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日
@@ -74,13 +78,13 @@ def someone_elses(clause: str) -> set[str] | None:
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
         who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")).lower()
-        return {"partner"} if re.fullmatch(_PARTNER_EN, who) else {"children"} if re.fullmatch(_CHILD_EN, who) else set()
+        return {topic for relation, topic in _RELATION_TOPICS_EN if re.fullmatch(relation, who)}
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
         if m.group("of"):  # "我闺蜜的爱人": a friend's partner, not the user's
             return set()
         who = m.group("who")
-        return {"partner"} if _PARTNER_ZH.search(who) else {"children"} if _CHILD_ZH.search(who) else set()
+        return {topic for relation, topic in _RELATION_TOPICS_ZH if relation.search(who)}
     return None
 
 
