@@ -214,3 +214,19 @@ def test_a_later_chinese_ending_that_names_what_the_best_match_held_answers_a_ye
     result = recalled(engram, "我还在去健身房吗？")
     assert "没续" in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
+
+
+def test_a_later_statement_that_tells_a_change_is_on_the_topic_at_a_lower_mark(engram):
+    """MiniLM puts the two insurance messages at 0.39, under the same-topic mark (0.45): the later one says it
+    moved, which is half of saying it is about the same thing."""
+    engram.remember("ugh finally sorted out health insurance, went with bluecross through work for now",
+                    at=at("2024-01-08T09:00:00"))
+    engram.remember("how do i even read an EOB statement?? the insurance paperwork makes zero sense",
+                    at=at("2024-02-14T09:00:00"))
+    engram.remember("my coworker keeps saying HSA accounts are worth it, thoughts?", at=at("2024-03-02T09:00:00"))
+    engram.remember("open enrollment came around again and i moved us over to aetna. premiums like 80 bucks cheaper a "
+                    "month 🙌", at=at("2024-04-19T09:00:00"))
+    engram.remember("remind me to call the pharmacy tmrw abt refills", at=at("2024-04-22T09:00:00"))
+    result = recalled(engram, "which company covers my medical plan these days?")
+    assert "aetna" in result.results[0].unit.content
+    assert LATEST_WORD in result.results[0].why

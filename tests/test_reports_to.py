@@ -38,7 +38,7 @@ def test_a_chinese_manager_by_the_words_for_one_and_a_boss_in_passing_is_no_stat
 @pytest.mark.parametrize("text, mark", [
     ("my manager priya is great tbh", "§manager"),  # about her, and so about whom the user reports to
     ("i report to marcus now", "§manager"),
-    ("told the guys i'm leaving the band, can't do tuesdays anymore", "§said~no"),
+    ("told the guys i'm leaving the band, can't do tuesdays anymore", "§instrument~no"),  # a band is played in
     ("new year new me, officially a resident of denver now haha", "§home_location"),
     ("我们组长老王人挺好的", "§manager"),
 ])
