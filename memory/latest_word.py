@@ -76,7 +76,7 @@ _NOT_TOPICS_ZH = frozenset(
     "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
     "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团"
-_ZH_SWITCH = re.compile(r"换到|换成|换去|改到|改成|改去|转到|转去|跳槽|搬到|搬去|调到|调去")
+_ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|调到|调去")
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
 
 
@@ -148,8 +148,11 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
 def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
                            texts: Callable[[list[int]], dict[int, str]]) -> tuple[dict[int, float], set[int]]:
     """A Chinese question: the latest of the user's own turns among the candidates that hold one of its topic
-    words (those holding the most of them), raised above the best match when said after it; the user's earlier
-    turns holding a topic word are left behind by it."""
+    words and tell a change or a value (those holding the most of them), raised above the best match when said after
+    it; the user's earlier turns holding a topic word are left behind by it. A turn that only holds the word tells no
+    state ("相册里翻到大学时候的照片" for "我的照片现在存在哪个云端？")."""
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only for such a question
+
     topics = {word for word in tokenize_for_search(question)
               if len(word) > 1 and HAN_CHAR.search(word) and word not in _NOT_TOPICS_ZH}
     if not topics:
@@ -161,8 +164,12 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     own = _own_turns(index, relevant, yes_no=asks_yes_no(question))
     holders = [index.holding(word, own) for word in topics]
     held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
-    most = max(held.values(), default=0)
-    on_topic = [memory_id for memory_id, count in held.items() if count == most and count > 0]
+    said = texts([memory_id for memory_id, count in held.items() if count])
+    telling = {memory_id: count for memory_id, count in held.items()
+               if count and (tells_a_change(said.get(memory_id, ""))
+                             or any(index.is_type(m, "user_profile") for m in index.same_message(memory_id)))}
+    most = max(telling.values(), default=0)
+    on_topic = [memory_id for memory_id, count in telling.items() if count == most]
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
         return _switch_from_best(index, ids, scores, own, texts, yes_no=asks_yes_no(question))

@@ -230,3 +230,14 @@ def test_a_later_statement_that_tells_a_change_is_on_the_topic_at_a_lower_mark(e
     result = recalled(engram, "which company covers my medical plan these days?")
     assert "aetna" in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
+
+
+def test_a_later_chinese_turn_that_only_holds_the_topic_word_leaves_nothing_behind(engram):
+    """"相册里翻到大学时候的照片" holds 照片 and is the latest such turn, but it tells no state: the move to 阿里云盘
+    is not shown as no longer true because of it."""
+    engram.remember("手机照片全都备份在百度网盘，下载慢得要死但懒得换", at=at("2023-07-02T09:00:00"))
+    engram.remember("周末花了一下午把所有照片迁到阿里云盘了，终于不限速了哈哈", at=at("2023-11-03T09:00:00"))
+    engram.remember("相册里翻到大学时候的照片 太青涩了", at=at("2023-11-20T09:00:00"))
+    result = recalled(engram, "我的照片现在存在哪个云端？")
+    moved = next(r for r in result.results if "阿里云盘" in r.unit.content)
+    assert moved.valid

@@ -1,7 +1,7 @@
 """Who the user reports to at work, and the words of ending and of home that chat uses."""
 import pytest
 
-from memory.extract.attributes import statement_marks, tells_a_change
+from memory.extract.attributes import names_attribute, statement_marks, tells_a_change
 from tests.helpers import at, open_engram
 
 
@@ -41,15 +41,27 @@ def test_a_chinese_manager_by_the_words_for_one_and_a_boss_in_passing_is_no_stat
     ("told the guys i'm leaving the band, can't do tuesdays anymore", "§instrument~no"),  # a band is played in
     ("new year new me, officially a resident of denver now haha", "§home_location"),
     ("我们组长老王人挺好的", "§manager"),
+    ("paused hellofresh indefinitely. honestly cooking from scratch is cheaper and i like planning meals", "§said~no"),
+    ("公司搬去望京了！现在坐14号线一趟直达", "§commute"),  # a subway line is a way to work
 ])
 def test_statement_marks_of_reporting_leaving_and_residence(text, mark):
     assert mark in statement_marks(text)
+
+
+def test_a_change_of_subway_line_names_the_commute():
+    assert names_attribute("每天10号线转4号线上班，早高峰挤成照片", "commute")
 
 
 @pytest.mark.parametrize("text, changed", [
     ("膝盖受伤了，医生说半年不能跑，跑团群也退了，唉", True),
     ("退出了读书会，实在没时间", True),
     ("烧终于退了", False),  # a fever going down ends nothing of the user's
+    ("戒奶茶第40天！掉了三斤", True),
+    ("房贷提前还清了！！从今天起无债一身轻", True),
+    ("爱奇艺会员到期没续", True),
+    ("周末把照片都迁到阿里云盘了", True),
+    ("买了个新戒指", True),  # 新 tells news, though a ring (戒指) ends nothing
+    ("戒指好像有点紧", False),
     ("told the guys i'm leaving the band", True),
     ("leaving the house at 8 tomorrow", False),
 ])

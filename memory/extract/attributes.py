@@ -515,16 +515,19 @@ _NEGATION = re.compile(
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped"
-    r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew))\b"
+    r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew)"
+    r"|paused (?:\w+ ){1,2}indefinitely|paused (?:my|our|the) (?:\w+ )?(?:membership|subscription|sub|plan|deliveries|account))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
-    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了",
+    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了"
+    r"|(?<!警)(?<!告)戒(?![指备严律心])"  # 戒奶茶第40天, 戒糖; not a ring (戒指) or a guard (警戒)
+    r"|还清|还完了|到期没续|没续费|不续了",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
     r"|got|adopted|bought|upgraded|became|new)\b"
-    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|开始|新|投奔|转粉", re.I)
+    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
@@ -605,7 +608,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"\bevery (?:morning|day|weekday|workday))\b",
                 r"通勤|上班路上|在家办公|远程办公|走路(?:去)?上班"
                 r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fff]{1,4}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"
-                r"|(?:每天|天天|每日)[\u4e00-\u9fff]{0,3}?(?:挤|坐|搭|乘|骑)(?:\d+号线|地铁|公交|轻轨|班车|电动车|小电驴)"),
+                r"|(?:每天|天天|每日)[\u4e00-\u9fff]{0,3}?(?:挤|坐|搭|乘|骑)(?:\d+号线|地铁|公交|轻轨|班车|电动车|小电驴)"
+                r"|(?:坐|搭|乘|挤)(?:地铁)?\d+号线|\d+号线转(?:地铁)?\d+号线"),
     "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)(?:\d+\w*)?\b"
                     r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
