@@ -196,8 +196,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
         return {}, set()
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
-    later = [m for m in own if index.attrs(m)[1] > best[1]
-             and (_ZH_SWITCH.search(said.get(m, "")) or yes_no and tells_a_change(said.get(m, "")))
+    later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
+             and (_ZH_SWITCH.search(said[m]) or yes_no and tells_a_change(said[m]))
              and topic & topic_words_zh(said[m])]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:

@@ -426,9 +426,9 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     """When the first result is the user's word that something changed or ended ("had to switch dentists … new guy is
     dr menon", "pulled the plug on netflix"), the user's earlier words that share a word of the question with it
     ("the only dentist who …", "just finished tiger king on netflix") are what it left behind. A Chinese question's
-    words are its characters, so there the word shared is any word of two characters or more of the change's own
-    ("羽毛球拍都吃灰了" of "每周三晚上固定打羽毛球"); a Chinese turn of the user's that does not ask is their word, as
-    Chinese drops its subject."""
+    words are its characters, so there the word shared is any word of two characters or more, or pair of characters,
+    of the change's own ("羽毛球拍都吃灰了" of "每周三晚上固定打羽毛球"; 跑团, which jieba splits, of "跑团群也退了"); a
+    Chinese turn of the user's that does not ask is their word, as Chinese drops its subject."""
     if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
         return set()
     latest, ids = shown[0], [u.id for u in shown]
