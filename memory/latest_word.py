@@ -83,8 +83,18 @@ _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e
 def topic_words_zh(text: str) -> set[str]:
     """A Chinese text's words of two characters or more and its pairs of characters (a word the segmenter split:
     "跑团群也退了" and "跟跑团去奥森" share 跑团), not words of time or asking."""
-    return ({word for word in tokenize_for_search(text) if len(word) > 1 and HAN_CHAR.search(word)}
-            | han_pairs(text)) - _NOT_TOPICS_ZH
+    return (_han_words(text) | han_pairs(text)) - _NOT_TOPICS_ZH
+
+
+def _han_words(text: str) -> set[str]:
+    """jieba's words of two characters or more in a text."""
+    return {word for word in tokenize_for_search(text) if len(word) > 1 and HAN_CHAR.search(word)}
+
+
+def _tells_a_change(text: str) -> bool:
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only when a question needs them
+
+    return tells_a_change(text)
 
 
 def asks_present_state(question: str) -> bool:
@@ -151,10 +161,8 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     words and tell a change or a value (those holding the most of them), raised above the best match when said after
     it; the user's earlier turns holding a topic word are left behind by it. A turn that only holds the word tells no
     state ("相册里翻到大学时候的照片" for "我的照片现在存在哪个云端？")."""
-    from .extract.attributes import tells_a_change  # the statement rules, compiled only for such a question
 
-    topics = {word for word in tokenize_for_search(question)
-              if len(word) > 1 and HAN_CHAR.search(word) and word not in _NOT_TOPICS_ZH}
+    topics = _han_words(question) - _NOT_TOPICS_ZH
     if not topics:
         return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
@@ -166,7 +174,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
     said = texts([memory_id for memory_id, count in held.items() if count])
     telling = {memory_id: count for memory_id, count in held.items()
-               if count and (tells_a_change(said.get(memory_id, ""))
+               if count and (_tells_a_change(said.get(memory_id, ""))
                              or any(index.is_type(m, "user_profile") for m in index.same_message(memory_id)))}
     most = max(telling.values(), default=0)
     on_topic = [memory_id for memory_id, count in telling.items() if count == most]
@@ -189,7 +197,6 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
     with the best match (乐刻) goes above it, and leaves it behind when it is the user's own."""
-    from .extract.attributes import tells_a_change  # the statement rules, compiled only for such a question
 
     best = index.attrs(ids[0])
     if best is None or ids[0] not in own:
@@ -197,7 +204,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
-             and (_ZH_SWITCH.search(said[m]) or yes_no and tells_a_change(said[m]))
+             and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m]))
              and topic & topic_words_zh(said[m])]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
@@ -231,10 +238,13 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     start = index.attrs(anchor)
     if start is None:
         return None
+    def on_topic(candidate: int) -> bool:
+        cosine = vectors.cosine(candidate, anchor)
+        return (cosine >= threshold or vectors.share_a_name(candidate, anchor)
+                or cosine >= change_threshold and vectors.tells_a_change(candidate))
+
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
-    same = [c for c in later if vectors.cosine(c, anchor) >= threshold or vectors.share_a_name(c, anchor)
-            or vectors.cosine(c, anchor) >= change_threshold and vectors.tells_a_change(c)]
-    return max(same, key=lambda c: index.attrs(c)[1], default=None)
+    return max(filter(on_topic, later), key=lambda c: index.attrs(c)[1], default=None)
 
 
 class _MessageVectors(dict):
@@ -248,12 +258,13 @@ class _MessageVectors(dict):
         self._names = names
         self._texts = texts
         self._named: dict[int, set[str]] = {}
+        self._changes: dict[int, bool] = {}
 
     def tells_a_change(self, memory_id: int) -> bool:
-        """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""
-        from .extract.attributes import tells_a_change  # the statement rules, compiled only when asked
-
-        return tells_a_change(self._texts([memory_id]).get(memory_id, ""))
+        """Whether a memory's text says something changed or ended ("i moved us over to aetna"), read once."""
+        if memory_id not in self._changes:
+            self._changes[memory_id] = _tells_a_change(self._texts([memory_id]).get(memory_id, ""))
+        return self._changes[memory_id]
 
     def share_a_name(self, one: int, other: int) -> bool:
         """Whether two memories' messages name the same one ("I ride a Brompton to the station" / "sold the

@@ -342,7 +342,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m025_statement_marks", m008_statement_marks),
     # a reminder before someone else's news is about them: "need to remember my mom's bday is june 12"
     ("m026_statement_marks", m008_statement_marks),
-    # who the user reports to ("i report to marcus now", "直属leader是刘姐"); leaving a band or a team, 退群 end something
+    # who the user reports to ("i report to marcus now", "直属leader是刘姐"); leaving a band or a team, 退群, 戒奶茶, 还清,
+    # 到期没续, "paused hellofresh indefinitely" end something; "resident of", "办了乐刻的月卡", "坐14号线" name their attribute
     ("m027_statement_marks", m008_statement_marks),
 ]
 
