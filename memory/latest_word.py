@@ -113,14 +113,16 @@ def asks_yes_no(question: str) -> bool:
 def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
                        embedder_name: str, *, settled: bool = False,
                        names: Callable[[list[int]], set[str]] = lambda memory_ids: set(),
-                       texts: Callable[[list[int]], dict[int, str]] = lambda memory_ids: {}
-                       ) -> tuple[dict[int, float], set[int]]:
+                       texts: Callable[[list[int]], dict[int, str]] = lambda memory_ids: {},
+                       names_a_value: Callable[[int], bool] | None = None) -> tuple[dict[int, float], set[int]]:
     """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
     found each) that carry the user's latest statement on the best match's topic: above the best match; and
     the user's own earlier words close in meaning to the latest word, which it leaves behind (the history of a
-    question about now). Nothing is raised when none is later, close enough and relevant, or when `settled` (the
-    best match is a slot rule's answer for a class whose statements that rule reads: it is the latest word already);
-    the words the best match leaves behind are history all the same when it is a statement of the user's."""
+    question about now). Nothing is raised when none is later, close enough and relevant. When `settled` (the best
+    match is a slot rule's answer for a class whose statements that rule reads: the latest word its words know), only
+    a later statement that tells a change and `names_a_value` of the slot goes above it ("cancelled the gym
+    membership … signed up for aqua aerobics at the leisure centre"); the words the best match leaves behind are
+    history all the same when it is a statement of the user's."""
     if len(ids) < 2 or not asks_present_state(question):
         return {}, set()
     if HAN_CHAR.search(question):
@@ -133,15 +135,21 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     if threshold is None:
         return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
-    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=asks_yes_no(question))
+    yes_no = asks_yes_no(question)
+    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=yes_no)
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
     own = set(_own_turns(index, ids[: WINDOW + 1], yes_no=True))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index, names, texts)
-    for _ in range(0 if settled else HOPS):
-        later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name])
+    for _ in range(HOPS):
+        # a slot's answer is the latest word its rules read; a later change of the user's its words do not know
+        # ("since last Tuesday I've been at Pulse Climbing instead" after "signed up at ironworks fitness") still is
+        # (or, for a yes/no question, one that ends something: "we had to say goodbye to biscuit this morning")
+        changes = ([m for m in later_ones if vectors.tells_a_change(m)
+                    and (yes_no or names_a_value is not None and names_a_value(m))] if settled else later_ones)
+        later = _later_on_topic(index, vectors, anchor, changes, threshold, CHANGE_TOPIC[embedder_name])
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind

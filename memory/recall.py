@@ -1,6 +1,7 @@
 """Three-stage recall: rules → hybrid (BM25 + vectors, fused) → time filter, rerank, one graph hop."""
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -57,6 +58,10 @@ _LOWER_NAME = re.compile(r"\b[a-z]+\d+[a-z]*\b|\b(?:dr|doctor|mr|mrs|ms|prof)\.?
 _MANAGER_NAMED = re.compile(r"\b(?:manager|boss|supervisor|team lead|report(?:s|ing)? (?:directly )?to),? (?!(?:is|was|has|had|and"
                             r"|but|so|the|a|an|my|our|me|you|him|her|them|now|today|about|who|that|just|really|actually"
                             r"|still|tbh|lol|again|for|at|in|on|of|with)\b)[a-z][a-z'-]+", re.I)
+# the place a job or work is at, named in any case: "i'm an auditor at deloitte btw", "working for monzo"
+_EMPLOYER_NAMED = re.compile(r"\b(?:work(?:s|ed|ing)?|job|role|position|(?:an?|the) [\w-]+) (?:at|for|with) (?!(?:the moment|home"
+                             r"|night|least|most|times|work|all|it|that|this|them|me|us|you|ages|now|a while|the weekend)\b)"
+                             r"[a-z][\w&'-]+", re.I)
 SUPERSEDED = "superseded slot value"
 # A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
 # a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
@@ -126,6 +131,7 @@ class Candidate:
     cosine: float | None = None
     rule: bool = False
     settled: bool = False  # the rule's answer for a class whose statements it reads (the latest word already)
+    attribute: str = ""  # the attribute a rule's answer is the latest word on
     damping: float = 1.0  # its fused score is multiplied by this ("before herbal tea" is not herbal tea)
 
 
@@ -294,6 +300,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
             cand.score += RULE_BONUS
             cand.rule = True
             cand.settled = attribute in TOPICAL or attribute in PROTOTYPES
+            cand.attribute = attribute
             cand.why.append(f"latest about user.{attribute}" + (" (before that)" if asks_before else ""))
         for _, memory_id, _ in timeline:  # earlier words on the topic, and negations, must not outrank it
             if memory_id not in answers and memory_id in candidates:
@@ -337,17 +344,31 @@ def names_a_value(text: str, attribute: str) -> bool:
     the lexicon knows), a name typed in lower case ("my mazda3", "dr patel"), or
     Chinese words, whose names have no capitals.
     "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
-    from .extract.attributes import JOB_WORD
-
     if HAN_CHAR.search(text) or _names_a_value_of_its_kind(text, attribute):
         return True
-    if attribute == "occupation" and (JOB_WORD.search(text) or _SAID_AS_A.search(text)):
-        return True
-    if attribute == "manager" and _MANAGER_NAMED.search(text):
+    if any(pattern.search(text) for pattern in _value_words().get(attribute, ())):
         return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
     modified = re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I)
     return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
+
+
+@functools.cache
+def _value_words() -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Per attribute, the words that name one of its values in any case: a job the lexicon knows or one said in its own
+    frame ("im a junior dev"), a person named after the word for them ("my manager priya"), a gym by what it is
+    ("joined puregym")."""
+    from .extract.attributes import GYM_WORD, JOB_WORD  # the statement rules, compiled only when needed
+
+    return {"occupation": (JOB_WORD, _SAID_AS_A), "manager": (_MANAGER_NAMED,), "gym": (GYM_WORD,),
+            "employer": (_EMPLOYER_NAMED,)}
+
+
+def _names_a_value_plainly(text: str, attribute: str) -> bool:
+    """Whether a text names a value of the attribute by a capital inside a sentence, by its value nouns or by the
+    attribute's value words: not by a word in lower case that only looks like a name ("the new purple v4 is evil")."""
+    return (_NAME_INSIDE.search(text) is not None or _names_a_value_of_its_kind(text, attribute)
+            or any(pattern.search(text) for pattern in _value_words().get(attribute, ())))
 
 
 def _names_a_value_of_its_kind(text: str, attribute: str) -> bool:
@@ -810,12 +831,18 @@ def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], 
     window = slice(0, WINDOW + 1)
     ids = ranked.ids[window].tolist()
     best = rules.get(ids[0])
+    settled = best is not None and best.settled
+
+    def texts(memory_ids: list[int]) -> dict[int, str]:
+        return {memory_id: unit.content for memory_id, unit in parts.store.memories_by_id(memory_ids).items()}
+
+    def names_a_value_of_the_slot(memory_id: int) -> bool:
+        return _names_a_value_plainly(texts([memory_id]).get(memory_id, ""), best.attribute)
+
     raised, left_behind = latest_word_scores(index, ids, ranked.scores[window].tolist(),
                                              ranked.rule[window].tolist(), query, embedder_name,
-                                             settled=best is not None and best.settled,
-                                             names=lambda memory_ids: _names_in(parts, memory_ids),
-                                             texts=lambda memory_ids: {memory_id: unit.content for memory_id, unit
-                                                                       in parts.store.memories_by_id(memory_ids).items()})
+                                             settled=settled, names=lambda memory_ids: _names_in(parts, memory_ids),
+                                             texts=texts, names_a_value=names_a_value_of_the_slot if settled else None)
     if not raised:
         return ranked, left_behind
     for position, memory_id in enumerate(ids):

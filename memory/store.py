@@ -345,6 +345,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # who the user reports to ("i report to marcus now", "直属leader是刘姐"); leaving a band or a team, 退群, 戒奶茶, 还清,
     # 到期没续, "paused hellofresh indefinitely" end something; "resident of", "办了乐刻的月卡", "坐14号线" name their attribute
     ("m027_statement_marks", m008_statement_marks),
+    # news after an interjection ("ok big news, moved down to bristol"); a job at a place in any case ("i'm an auditor at
+    # deloitte", 在字节做产品); 我住望京这边; a membership cancelled ("cancelled my gym membership", 会员我退了); a classmate,
+    # a nephew or a landlord is someone else (我同学, 我侄子, 我房东)
+    ("m028_statement_marks", m008_statement_marks),
 ]
 
 

@@ -163,3 +163,11 @@ def test_someone_elses_later_news_is_never_the_users_latest_word(minilm_engram):
     results = minilm_engram.recall("how old am i now?", as_of=at("2025-02-01T00:00:00")).results
     assert results[0].unit.message_id == "m0"
     assert all(r.valid for r in results if r.unit.message_id == "m0")
+
+
+@pytest.mark.parametrize("text", ["我同学老公是程序员，一年到头加班", "我侄子胆子特别大，过山车连坐了五遍", "我房东又涨房租了"])
+def test_a_chinese_message_about_a_classmate_a_nephew_or_a_landlord_is_someone_elses(text):
+    from memory.extract.attributes import statement_marks
+    from memory.extract.relations import OTHERS_MARK
+
+    assert OTHERS_MARK in statement_marks(text)

@@ -19,7 +19,7 @@ from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
 from .value_types import NETWORK as _NETWORK
 
-__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
+__all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "GYM_WORD", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
            "names_attribute", "resolve", "own_clauses", "statement_marks", "statement_topics",
            "tells_a_change"]
 
@@ -89,6 +89,7 @@ _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electri
                r"|oboe|bassoon|french horn|tuba|recorder)")
 _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|orangetheory|crossfit|f45|equinox|david lloyd"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
+GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
 _HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
@@ -189,7 +190,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- residence -------------------------------------------------------------------------
     _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:moved|relocated)\s+(?:in)?to\s+{_ART}(?:new\s+|little\s+|tiny\s+)*"
                      rf"{_HOME_NOUN}\s+(?:in|on)\s+(?P<v>.+?)"),
-    _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:moved|relocated)\s+(?:from\s+{_NAME}\s+)?(?:over\s+)?to\s+(?P<v>{_NAME}){_TAIL}"),
+    _en("home_move", rf"{_I}\s+{_ADV}{_HAVE}(?:moved|relocated)\s+(?:from\s+{_NAME}\s+)?(?:over|down|up|back|out|across)?\s*to\s+(?P<v>{_NAME}){_TAIL}"),
     _en("home", rf"{_I}\s+{_ADV}{_HAVE}(?:been\s+)?(?:live|living|lived|am living|'m living|are living|'re living"
                 rf"|reside|settled|settle)\s+(?:in|on)\s+(?P<v>.+?)"),
     _en("home", rf"{_I}\s*(?:{_BE}|have been|'ve been)\s+{_ADV}(?:now\s+)?based\s+(?:in|out of)\s+(?P<v>.+?)"),
@@ -516,11 +517,12 @@ _NEGATION = re.compile(
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped"
     r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew)"
-    r"|paused (?:\w+ ){1,2}indefinitely|paused (?:my|our|the) (?:\w+ )?(?:membership|subscription|sub|plan|deliveries|account))\b"
+    r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped) (?:my|our|the) (?:\w+ )?"
+    r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心])"  # 戒奶茶第40天, 戒糖; not a ring (戒指) or a guard (警戒)
-    r"|还清|还完了|到期没续|没续费|不续了",
+    r"|还清|还完了|到期没续|没续费|不续了|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
@@ -544,7 +546,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
                       r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了)"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
-                      r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"),
+                      r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回"
+                      # "我住望京这边": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
+                      r"|(?:我|我们|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
@@ -554,8 +558,14 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b"
                  # "being an ER nurse at St. Mary's is no joke": a job the lexicon knows, at a named place
                  r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
-                 + r") (?:at|for) (?-i:[A-Z])",
-                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"),
+                 + r") (?:at|for) (?-i:[A-Z])"
+                 # "i'm an auditor at deloitte btw": a job the lexicon knows, at a place named in any case
+                 r"|\b(?:i'?m|i am|we'?re) an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+                 + r") (?:at|for) (?!(?:the moment|home|night|heart|least|most|times|work|all|it|that)\b)\w",
+                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
+                 # "我在字节做产品": a line of work at a place
+                 r"|在[^\s，。,！？]{1,8}?(?:做|干|当)(?:产品|运营|开发|设计|销售|市场|测试|算法|前端|后端|客服|财务|人事|HR|行政|编辑"
+                 r"|咨询|研发|技术|数据|教研|审计|投行|法务)"),
     "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|bumped (?:me )?up to|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
@@ -684,7 +694,9 @@ _CONSEQUENCE = re.compile(
 
 # What may open news before its verb: "Heads up — went fully vegan", "Guess what, moved to Leeds!", "Update: sold the car"
 _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|big news|quick update|update|news|fyi|btw|by the way|fun fact|ok so|okay so"
-                      r"|oh and|anyway|h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening))\s*[—–:,!.-]*\s+)+", re.I)
+                      r"|oh and|anyway|h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening)"
+                      # an interjection before the news: "ok big news, moved down to bristol", "omg finally sold the car"
+                      r"|ok|okay|omg|ugh+|yay+|woo+|phew|welp|wow|ahh+|lol|haha+|yess+)\s*[—–:,!.-]*\s+)+", re.I)
 
 
 def statement_topics(text: str) -> list[tuple[str, bool]]:

@@ -1,0 +1,113 @@
+"""Updates as people type them in chat: news after an interjection, a job's place in lower case, a membership
+cancelled, a change the slot's words do not know, and Chinese that puts the thing before the verb."""
+import pytest
+
+from memory.extract.attributes import resolve, statement_marks, tells_a_change
+from memory.recall import names_a_value
+from tests.helpers import at
+
+NOW = at("2025-06-01T00:00:00")
+
+
+@pytest.fixture
+def engram(minilm_engram):
+    return minilm_engram
+
+
+def results(engram, question: str):
+    return engram.recall(question, as_of=NOW).results
+
+
+def by_text(found, text: str):
+    return next(rec for rec in found if text in rec.unit.content)
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("ok big news, moved down to bristol last weekend!! boxes everywhere", "§home_location"),
+    ("omg finally moved up to glasgow, flat is tiny but mine", "§home_location"),
+    ("i'm an auditor at deloitte btw, mostly banking clients", "§employer"),
+    ("我在字节做产品 抖音电商那块", "§employer"),
+    ("我住望京这边 离公司近 走路十分钟", "§home_location"),
+    ("cancelled my gym membership today, i literally went twice in feb", "§gym~no"),
+])
+def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
+    assert mark in statement_marks(text)
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("i'm a nurse at the moment, nights mostly", "§employer"),  # the moment is no employer
+    ("我住院了三天 好无聊", "§home_location"),  # a stay in hospital is no home
+    ("我在家做饭 顺便听播客", "§employer"),  # cooking at home is no line of work
+])
+def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
+    assert mark not in statement_marks(text)
+
+
+def test_a_membership_given_back_in_chinese_tells_an_ending():
+    assert tells_a_change("爱奇艺会员我退了 找客服退了剩下几个月的钱")
+    assert not tells_a_change("超市会员卡积分怎么兑换")
+
+
+def test_an_employer_or_a_gym_named_in_lower_case_is_a_value():
+    assert names_a_value("i'm an auditor at deloitte btw, mostly banking clients", "employer")
+    assert names_a_value("joined puregym on the high street, £24.99 a month", "gym")
+    assert not names_a_value("signed the offer letter tonight", "employer")
+    assert not names_a_value("i work at home most days", "employer")
+
+
+def test_a_move_down_to_a_city_is_a_move():
+    assert [(fact.kind, fact.value) for fact in resolve("I moved down to Bristol last weekend")] == [("home_move", "Bristol")]
+
+
+def test_a_move_told_after_an_interjection_is_the_latest_word(engram):
+    engram.remember("I live in Leeds, in a flat near Headingley", at=at("2024-01-15T09:00:00"))
+    engram.remember("what's a good day trip from a big city by train?", at=at("2024-02-20T09:00:00"))
+    engram.remember("ok big news, moved down to bristol last weekend!! new place is in easton", at=at("2024-04-02T09:00:00"))
+    found = results(engram, "where am i based these days?")
+    assert "bristol" in found[0].unit.content and found[0].valid
+
+
+def test_a_job_at_a_place_in_lower_case_is_history_once_a_new_employer_is_the_latest(engram):
+    engram.remember("work was brutal today, 3 back to back client calls", at=at("2023-11-06T09:00:00"))
+    engram.remember("i'm an auditor at deloitte btw, mostly banking clients", at=at("2023-11-09T09:00:00"))
+    engram.remember("first week at monzo done!! finally out of the big 4 grind", at=at("2024-02-09T09:00:00"))
+    found = results(engram, "who's my employer right now?")
+    assert "monzo" in found[0].unit.content
+    assert not by_text(found, "deloitte").valid
+
+
+def test_a_cancelled_membership_answers_no_and_leaves_the_gym_behind(engram):
+    engram.remember("whats the best way to wash a gym bag that smells awful", at=at("2023-10-01T09:00:00"))
+    engram.remember("joined puregym on the high street, £24.99 a month", at=at("2023-10-03T09:00:00"))
+    engram.remember("cancelled my gym membership today, home workouts from now on", at=at("2024-03-02T09:00:00"))
+    found = results(engram, "am i still paying for a gym?")
+    assert "cancelled my gym membership" in found[0].unit.content
+    assert not by_text(found, "puregym").valid
+
+
+def test_a_later_change_the_slot_words_do_not_know_goes_above_the_slot_answer(engram):
+    engram.remember("joined PureGym on the high street, mostly the treadmill and weights, my knee is dodgy though",
+                    at=at("2024-01-08T09:00:00"))
+    engram.remember("what exercise is good for people with arthritis?", at=at("2024-02-01T09:00:00"))
+    engram.remember("the treadmill was wrecking my knee so I switched to aqua aerobics at Riverside Baths, tuesdays and "
+                    "thursdays", at=at("2024-03-12T09:00:00"))
+    found = results(engram, "which gym am I a member of these days?")
+    assert "aqua aerobics" in found[0].unit.content
+    assert not by_text(found, "PureGym").valid
+
+
+def test_chinese_home_said_with_zhu_is_history_after_a_move(engram):
+    engram.remember("我住望京这边 离公司近 走路十分钟", at=at("2023-06-12T09:00:00"))
+    engram.remember("上周末搬家累死了 现在住回龙观了 房租便宜了一半", at=at("2024-03-04T09:00:00"))
+    engram.remember("新家附近有啥好吃的 帮我搜搜夜宵", at=at("2024-03-15T09:00:00"))
+    found = results(engram, "我现在家在哪一片？")
+    assert "回龙观" in found[0].unit.content
+    assert not by_text(found, "望京").valid
+
+
+def test_chinese_membership_given_back_answers_a_yes_no_question(engram):
+    engram.remember("开了爱奇艺年卡会员 追剧方便多了", at=at("2023-07-03T09:00:00"))
+    engram.remember("爱奇艺会员我退了 找客服退了剩下几个月的钱", at=at("2024-01-09T09:00:00"))
+    engram.remember("超市会员卡积分怎么兑换", at=at("2024-01-18T09:00:00"))
+    found = results(engram, "我还是那个视频网站的会员吗？")
+    assert "会员我退了" in found[0].unit.content
