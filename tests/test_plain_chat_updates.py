@@ -29,6 +29,8 @@ def by_text(found, text: str):
     ("我在字节做产品 抖音电商那块", "§employer"),
     ("我住望京这边 离公司近 走路十分钟", "§home_location"),
     ("cancelled my gym membership today, i literally went twice in feb", "§gym~no"),
+    ("ok big news, we finally did it — keys collected for the new place in walthamstow!!", "§home_location"),
+    ("GOT THE KEYS!! new flat in Cardiff, boxes everywhere", "§home_location"),
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -38,6 +40,7 @@ def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     ("i'm a nurse at the moment, nights mostly", "§employer"),  # the moment is no employer
     ("我住院了三天 好无聊", "§home_location"),  # a stay in hospital is no home
     ("我在家做饭 顺便听播客", "§employer"),  # cooking at home is no line of work
+    ("got keys for the car hire, flight lands at 6", "§home_location"),  # keys to a hire car are no home
 ])
 def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
     assert mark not in statement_marks(text)
