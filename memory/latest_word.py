@@ -120,9 +120,10 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     the user's own earlier words close in meaning to the latest word, which it leaves behind (the history of a
     question about now). Nothing is raised when none is later, close enough and relevant. When `settled` (the best
     match is a slot rule's answer for a class whose statements that rule reads: the latest word its words know), only
-    a later statement that tells a change and `names_a_value` of the slot goes above it ("cancelled the gym
-    membership … signed up for aqua aerobics at the leisure centre"); the words the best match leaves behind are
-    history all the same when it is a statement of the user's."""
+    a later statement that tells a change and `names_a_value` of the slot goes above it ("the treadmill was
+    wrecking my knee so I switched to aqua aerobics at Riverside Baths"), or for a yes/no question one that ends
+    something; the words the best match leaves behind are history all the same when it is a statement of the
+    user's."""
     if len(ids) < 2 or not asks_present_state(question):
         return {}, set()
     if HAN_CHAR.search(question):
@@ -144,9 +145,9 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index, names, texts)
     for _ in range(HOPS):
-        # a slot's answer is the latest word its rules read; a later change of the user's its words do not know
-        # ("since last Tuesday I've been at Pulse Climbing instead" after "signed up at ironworks fitness") still is
-        # (or, for a yes/no question, one that ends something: "we had to say goodbye to biscuit this morning")
+        # a slot's answer is the latest word its rules read; a later change of the user's its words do not know, that
+        # names a value ("…so I switched to aqua aerobics at Riverside Baths" after "joined PureGym"), is later still,
+        # and so is one that ends something, for a yes/no question ("we had to say goodbye to biscuit this morning")
         changes = ([m for m in later_ones if vectors.tells_a_change(m)
                     and (yes_no or names_a_value is not None and names_a_value(m))] if settled else later_ones)
         later = _later_on_topic(index, vectors, anchor, changes, threshold, CHANGE_TOPIC[embedder_name])

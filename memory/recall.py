@@ -340,8 +340,9 @@ def _kinds_that_left(parts: RecallParts, attribute: str, timeline: list[tuple[fl
 
 def names_a_value(text: str, attribute: str) -> bool:
     """Whether a statement on an attribute names a value it could have held: a name ("I'm on T-Mobile"), a value
-    of the attribute's kind ("my usual order is an oat flat white", "the payments team", "30 days of spanish", a job
-    the lexicon knows), a name typed in lower case ("my mazda3", "dr patel"), or
+    of the attribute's kind ("my usual order is an oat flat white", "the payments team", "30 days of spanish", the
+    attribute's value words: a job the lexicon knows, "an auditor at deloitte"), a name typed in lower case ("my
+    mazda3", "dr patel"), or
     Chinese words, whose names have no capitals.
     "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
     if HAN_CHAR.search(text) or _names_a_value_of_its_kind(text, attribute):

@@ -31,6 +31,8 @@ def by_text(found, text: str):
     ("cancelled my gym membership today, i literally went twice in feb", "§gym~no"),
     ("ok big news, we finally did it — keys collected for the new place in walthamstow!!", "§home_location"),
     ("GOT THE KEYS!! new flat in Cardiff, boxes everywhere", "§home_location"),
+    ("年后我被调到产品部了，以后主要跟需求文档打交道", "§team"),  # a department, not a city
+    ("前天把号携号转网转到电信了，19块月租的卡", "§mobile_network"),  # 把 opens the user's own action
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)

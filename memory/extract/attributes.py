@@ -457,6 +457,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
     r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
@@ -657,7 +658,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
     "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
              r" (?:the |a |our )?(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
-             r"(?:调到|转到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部)(?!长)"),
+             r"(?:调到|转到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部|部(?=[了啦，。,！？\s]|$))(?!长)"),
     # who the user reports to: "my manager priya is great", "i report to marcus now", "现在直属leader是刘姐"
     "manager": (r"\b(?:my (?:new |old |current |line )?(?:manager|boss|supervisor|team lead|skip(?:-level)?)"
                 r"|(?:i|we|now) (?:\w+ )?report(?:s|ing)? (?:directly )?to|new (?:manager|boss|supervisor))\b",
