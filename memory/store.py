@@ -348,7 +348,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # news after an interjection ("ok big news, moved down to bristol"); a job at a place in any case ("i'm an auditor at
     # deloitte", 在字节做产品); 我住望京这边; a membership cancelled ("cancelled my gym membership", 会员我退了); a classmate,
     # a nephew or a landlord is someone else (我同学, 我侄子, 我房东); "GOT THE KEYS!!", "keys collected for the new place";
-    # 调到产品部 is a team; a clause that opens with 把 is the user's own action ("前天把号携号转网转到电信了")
+    # 调到产品部 is a team; a clause that opens with 把 is the user's own action ("前天把号携号转网转到电信了"); a question
+    # asked in the user's role tells the role ("quick one — as a vet, how do I explain pet insurance?"); "been teetotal
+    # since august" ends drinking
     ("m028_statement_marks", m008_statement_marks),
 ]
 

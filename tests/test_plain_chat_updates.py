@@ -33,6 +33,8 @@ def by_text(found, text: str):
     ("GOT THE KEYS!! new flat in Cardiff, boxes everywhere", "§home_location"),
     ("年后我被调到产品部了，以后主要跟需求文档打交道", "§team"),  # a department, not a city
     ("前天把号携号转网转到电信了，19块月租的卡", "§mobile_network"),  # 把 opens the user's own action
+    ("morning!! quick one — as a vet, how do I explain pet insurance to clients?", "§occupation"),  # asked in a role
+    ("been teetotal since the start of august now, sleeping like a baby", "§drink_preference~no"),  # "I've" dropped
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -43,6 +45,8 @@ def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     ("我住院了三天 好无聊", "§home_location"),  # a stay in hospital is no home
     ("我在家做饭 顺便听播客", "§employer"),  # cooking at home is no line of work
     ("got keys for the car hire, flight lands at 6", "§home_location"),  # keys to a hire car are no home
+    ("my son wants to work as a vet, how do I help him?", "§occupation"),  # his wish, asked about
+    ("been thinking about moving to leeds", "§home_location"),  # a thought, not a move
 ])
 def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
     assert mark not in statement_marks(text)

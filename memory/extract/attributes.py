@@ -493,8 +493,9 @@ _MILESTONE = re.compile(
 # A habit told by its rate, the subject dropped: "4 espressos a day minimum", "like 2 packs a week"
 _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four|five|six|half a|a couple(?: of)?)\s+"
                    r"(?:[a-z-]+\s+){1,2}?(?:a|per|every)\s+(?:day|night|week)\b", re.I)
-# A habit told with its subject dropped: "smoking like half a pack a day rn", "living on coffee these days"
-_HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:smoking|vaping|drinking|living|working|commuting"
+# A habit told with its subject dropped: "smoking like half a pack a day rn", "living on coffee these days", "been
+# teetotal since august" (not "been thinking about …", whose verb says what it is)
+_HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\b)|smoking|vaping|drinking|living|working|commuting"
                           r"|studying|renting|driving|biking|cycling|walking|riding|taking)\b", re.I)
 _COUNTED_HABITS = {"drink_preference", "smoking", "diet"}
 # Someone else's word reported ("doc says the palpitations are from caffeine"): no statement of the user's
@@ -516,7 +517,7 @@ _NEGATION = re.compile(
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
-    r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped"
+    r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped|teetotal|tee-total|on the wagon"
     r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped) (?:my|our|the) (?:\w+ )?"
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
@@ -583,7 +584,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
-    "drink_preference": (r"\b(?:drink\w*|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
+    "drink_preference": (r"\b(?:drink\w*|teetotal|tee-total|on the wagon|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
                          r"|espresso|americano|matcha|wine|beer|cider|gin|whisk(?:e)?y|vodka|cocktail|kombucha)s?\b"
                          r"(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
@@ -849,6 +850,11 @@ def _only_asks(text: str) -> bool:
     return not _told(text).strip()
 
 
+# a question asked in the user's role: "as a vet, how do I …", "as a nurse, what's the best way to …"
+_AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+                       + r")),", re.I)
+
+
 def _told(text: str) -> str:
     """The sentences of a message that tell rather than ask ("Moved to Leeds last month. Any tips?")."""
     from .facts import is_question, requests, told_clauses  # facts reads this module's rules
@@ -859,7 +865,8 @@ def _told(text: str) -> str:
         # "As a lifelong vegan I struggle at events, any advice?", "write me a poem for my mum's 60th"
         if sentence and (is_question(sentence) or requests(sentence)):
             head = told_clauses(sentence)
-            sentence = head + "." if head else ""
+            role = _AS_A_JOB.search(sentence)  # "quick one — as a vet, how do I explain pet insurance?": the user is one
+            sentence = " ".join(([head + "."] if head else []) + ([f"I'm {role.group(1)}."] if role else []))
         if sentence:
             told.append(sentence)
     return " ".join(told)
