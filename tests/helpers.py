@@ -27,3 +27,8 @@ def remember_daily(eng: Engram, texts: list[str]) -> None:
 def first_message_id(eng: Engram, question: str) -> str:
     """The message id of the first result, as of 1 February 2025."""
     return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id
+
+
+def by_text(found: list, text: str):
+    """The first of the recollections `found` whose memory's text holds `text`."""
+    return next(rec for rec in found if text in rec.unit.content)

@@ -3,7 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks, switched_kinds
 from memory.recall import names_a_value
-from tests.helpers import at
+from tests.helpers import at, by_text
 
 NOW = at("2025-06-01T00:00:00")
 
@@ -15,10 +15,6 @@ def engram(minilm_engram):
 
 def results(engram, question: str):
     return engram.recall(question, as_of=NOW).results
-
-
-def by_text(found, text: str):
-    return next(rec for rec in found if text in rec.unit.content)
 
 
 def test_an_earlier_carrier_is_history_once_the_switch_is_the_latest_word(engram):

@@ -4,22 +4,18 @@ import pytest
 
 from memory.extract.attributes import resolve, statement_marks, tells_a_change
 from memory.recall import names_a_value
-from tests.helpers import at
+from tests.helpers import at, by_text
 
 NOW = at("2025-06-01T00:00:00")
 
 
 @pytest.fixture
-def engram(minilm_engram):
+def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     return minilm_engram
 
 
-def results(engram, question: str):
+def results(engram, question: str):  # as of a moment after every message
     return engram.recall(question, as_of=NOW).results
-
-
-def by_text(found, text: str):
-    return next(rec for rec in found if text in rec.unit.content)
 
 
 @pytest.mark.parametrize("text, mark", [
