@@ -350,7 +350,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # a nephew or a landlord is someone else (我同学, 我侄子, 我房东); "GOT THE KEYS!!", "keys collected for the new place";
     # 调到产品部 is a team; a clause that opens with 把 is the user's own action ("前天把号携号转网转到电信了"); a question
     # asked in the user's role tells the role ("quick one — as a vet, how do I explain pet insurance?"); "been teetotal
-    # since august" ends drinking
+    # since august" ends drinking; a pet by its breed ("Mochi, my shiba", "my siamese")
     ("m028_statement_marks", m008_statement_marks),
 ]
 

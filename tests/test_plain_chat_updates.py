@@ -31,6 +31,8 @@ def results(engram, question: str):  # as of a moment after every message
     ("前天把号携号转网转到电信了，19块月租的卡", "§mobile_network"),  # 把 opens the user's own action
     ("morning!! quick one — as a vet, how do I explain pet insurance to clients?", "§occupation"),  # asked in a role
     ("been teetotal since the start of august now, sleeping like a baby", "§drink_preference~no"),  # "I've" dropped
+    ("hey hey! back from the vet with Mochi, my shiba, she got her boosters", "§pet"),  # a dog by its breed
+    ("my siamese is yelling at me for breakfast again", "§pet"),  # a cat by its breed
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)

@@ -75,7 +75,9 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"dog|cat|puppy|puppies|kitten|rabbit|bunny|bunnies|hamster|guinea pig|parrot|budgie|budgerigar|bird|goldfish"
         r"|fish|tortoise|turtle|gecko|lizard|bearded dragon|snake|ferret|horse|pony|retriever|terrier|labrador|poodle"
         r"|beagle|spaniel|collie|sheepdog|dachshund|pug|husky|chihuahua|greyhound|whippet|lurcher|tabby|moggy|axolotl"
-        r"|chinchilla|rat|mouse|mice|cockatiel|canary|hedgehog",
+        r"|chinchilla|rat|mouse|mice|cockatiel|canary|hedgehog|corgi|shiba(?: inu)?|cockapoo|cavapoo|labradoodle|goldendoodle"
+        r"|frenchie|french bulldog|schnauzer|shih tzu|staffie|staffy|pomeranian|samoyed|dalmatian|ragdoll|siamese|maine coon"
+        r"|sphynx|british shorthair",
         r"猫|狗|兔子|兔|鹦鹉|仓鼠|乌龟|金鱼|柯基|金毛|泰迪|哈士奇|柴犬|布偶|橘猫|英短|蜥蜴|龙猫|刺猬|八哥|拉布拉多|边牧|博美"),
     "drink_preference": (
         r"coffee|tea|green tea|herbal tea|black tea|mint tea|peppermint tea|latte|americano|espresso|cappuccino|mocha"
@@ -130,8 +132,10 @@ _VERB_PATTERNS = {name: (re.compile(rf"\b(?:{en})\b", re.I), re.compile(zh)) for
 # tabby adopted the same day
 _KIND_WORDS = (
     ("dog", r"dog|doggo|pup|puppy|puppies|retriever|terrier|labrador|poodle|beagle|spaniel|collie|sheepdog|dachshund"
-            r"|pug|husky|chihuahua|greyhound|whippet|lurcher|corgi", r"狗|柯基|金毛|泰迪|哈士奇|柴犬|拉布拉多|边牧|博美"),
-    ("cat", r"cat|kitten|kitty|tabby|moggy", r"猫|布偶|英短"),
+            r"|pug|husky|chihuahua|greyhound|whippet|lurcher|corgi|shiba(?: inu)?|cockapoo|cavapoo|labradoodle|goldendoodle"
+            r"|frenchie|french bulldog|schnauzer|shih tzu|staffie|staffy|pomeranian|samoyed|dalmatian",
+     r"狗|柯基|金毛|泰迪|哈士奇|柴犬|拉布拉多|边牧|博美"),
+    ("cat", r"cat|kitten|kitty|tabby|moggy|ragdoll|siamese|maine coon|sphynx|british shorthair", r"猫|布偶|英短"),
     ("rabbit", r"rabbit|bunny|bunnies", r"兔"),
     ("bird", r"parrot|budgie|cockatiel|canary", r"鹦鹉"),
 )
