@@ -144,13 +144,14 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     own = set(_own_turns(index, ids[: WINDOW + 1], yes_no=True))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index, names, texts)
-    for _ in range(HOPS):
+    if settled:
         # a slot's answer is the latest word its rules read; a later change of the user's its words do not know, that
         # names a value ("…so I switched to aqua aerobics at Riverside Baths" after "joined PureGym"), is later still,
         # and so is one that ends something, for a yes/no question ("we had to say goodbye to biscuit this morning")
-        changes = ([m for m in later_ones if vectors.tells_a_change(m)
-                    and (yes_no or names_a_value is not None and names_a_value(m))] if settled else later_ones)
-        later = _later_on_topic(index, vectors, anchor, changes, threshold, CHANGE_TOPIC[embedder_name])
+        later_ones = [m for m in later_ones if vectors.tells_a_change(m)
+                      and (yes_no or names_a_value is not None and names_a_value(m))]
+    for _ in range(HOPS):
+        later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name])
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind

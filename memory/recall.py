@@ -345,13 +345,10 @@ def names_a_value(text: str, attribute: str) -> bool:
     mazda3", "dr patel"), or
     Chinese words, whose names have no capitals.
     "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
-    if HAN_CHAR.search(text) or _names_a_value_of_its_kind(text, attribute):
-        return True
-    if any(pattern.search(text) for pattern in _value_words().get(attribute, ())):
+    if HAN_CHAR.search(text) or _names_a_value_plainly(text, attribute) or _LOWER_NAME.search(text):
         return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
-    modified = re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I)
-    return _NAME_INSIDE.search(text) is not None or modified is not None or _LOWER_NAME.search(text) is not None
+    return re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I) is not None
 
 
 @functools.cache

@@ -70,10 +70,11 @@ JOB_WORDS = (
     "bus driver taxi driver train driver paramedic dispatcher"
 ).split(" ")
 _JOB_SINGLE = {w for w in " ".join(JOB_WORDS).split() if len(w) > 2}
-_JOB = (r"(?:[\w-]+\s+){0,3}?(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+_JOBS = "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))  # the job words, longest first
+_JOB = (r"(?:[\w-]+\s+){0,3}?(?:" + _JOBS
         + r"|\w+(?:ist|ologist|ician|eer|grapher|smith|wright|monger))s?")
 #: a job the lexicon knows, named anywhere ("got hired as a barista at the little café")
-JOB_WORD = re.compile(r"\b(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")s?\b", re.I)
+JOB_WORD = re.compile(r"\b(?:" + _JOBS + r")s?\b", re.I)
 _ZH_JOB = (r"[\u4e00-\u9fff]{0,6}?(?:工程师|设计师|老师|教师|医生|护士|律师|会计|程序员|经理|记者|厨师|司机|研究员|"
            r"科学家|建筑师|作家|翻译|销售|分析师|顾问|警察|演员|编辑|文案|柜员|店员|主管|总监|教授|学生|实习生|"
            r"产品经理|运营|咨询师|药剂师|兽医|飞行员|摄影师|插画师|主播|保安|快递员|公务员|导游|消防员|自由职业者"
@@ -561,10 +562,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b"
                  # "being an ER nurse at St. Mary's is no joke": a job the lexicon knows, at a named place
-                 r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+                 r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + _JOBS
                  + r") (?:at|for) (?-i:[A-Z])"
                  # "i'm an auditor at deloitte btw": a job the lexicon knows, at a place named in any case
-                 r"|\b(?:i'?m|i am|we'?re) an? (?:[\w-]+\s+){0,2}(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+                 r"|\b(?:i'?m|i am|we'?re) an? (?:[\w-]+\s+){0,2}(?:" + _JOBS
                  + r") (?:at|for) (?!(?:the moment|home|night|heart|least|most|times|work|all|it|that)\b)\w",
                  r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
                  # "我在字节做产品": a line of work at a place
@@ -575,10 +576,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
                    # "Passed my probation as a junior developer": a job the lexicon knows, said with "as"
                    r"|\bas an? (?:[\w-]+\s+){0,2}(?:"
-                   + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b"
+                   + _JOBS + r")\b"
                    # "first week as sous chef DONE": a milestone names the job without its article; "being a nurse"
                    r"|\b(?:(?:first|second) (?:full )?(?:day|week|month|shift) as|being an?) (?:[\w-]+\s+){0,2}(?:"
-                   + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True)) + r")\b",
+                   + _JOBS + r")\b",
                    r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB),
@@ -851,7 +852,7 @@ def _only_asks(text: str) -> bool:
 
 
 # a question asked in the user's role: "as a vet, how do I …", "as a nurse, what's the best way to …"
-_AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:" + "|".join(sorted(_JOB_SINGLE, key=len, reverse=True))
+_AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:" + _JOBS
                        + r")),", re.I)
 
 
