@@ -248,9 +248,20 @@ class MemoryGraph:
                     found[(other, kind)] = None
             return list(found)
 
-    def memories_about(self, entity_id: int, as_of: datetime) -> list[int]:
-        """Memories mentioning an entity, valid at `as_of`."""
-        return [int(n[2:]) for n, kind in self.neighbours(entity_node(entity_id), as_of, {"mentions"})]
+    def memories_about(self, entity_id: int, as_of: datetime, most: int | None = None) -> list[int] | None:
+        """Memories mentioning an entity, valid at `as_of`; None when more than `most` do (counted no further: a
+        speaker's name in every turn of a conversation is not read through)."""
+        with self._lock:
+            node = entity_node(entity_id)
+            if node not in self.g:
+                return []
+            found: dict[int, None] = {}
+            for memory, _, data in self.g.in_edges(node, data=True):
+                if data.get("kind") == "mentions" and true_at(data, as_of) and self.node_valid(memory, as_of):
+                    found[int(memory[2:])] = None
+                    if most is not None and len(found) > most:
+                        return None
+            return list(found)
 
     def degree(self, node: str) -> int:
         with self._lock:

@@ -616,8 +616,8 @@ def _rule_names(parts: RecallParts, query, as_of, candidates) -> None:
     if graph is None:
         return
     for entity_id, name in parts.store.entities_named_in(query):
-        memories = graph.memories_about(entity_id, as_of)
-        if len(memories) > NAME_MAX_MEMORIES:
+        memories = graph.memories_about(entity_id, as_of, most=NAME_MAX_MEMORIES)
+        if memories is None:
             continue
         for memory_id in memories:
             cand = candidates.setdefault(memory_id, Candidate(memory_id))

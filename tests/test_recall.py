@@ -3,7 +3,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory import NotFoundError
+from memory import ChatMessage, NotFoundError
 from tests.helpers import at, open_engram
 
 
@@ -227,6 +227,34 @@ def test_memories_sharing_a_rare_entity_with_the_best_hits_join_them_at_a_discou
     joined = ranked.ids.tolist().index(cello)
     assert ranked.scores[joined] == pytest.approx(0.8 * HOP_DISCOUNT)
     assert ranked.graph_why[cello].startswith("graph: shares ") and ranked.rows[joined] == eng.index.row_of[cello]
+
+
+def test_a_name_in_a_question_lifts_the_few_memories_that_mention_it_not_a_name_said_everywhere(eng):
+    from memory.recall import NAME_MAX_MEMORIES
+
+    eng.import_messages([ChatMessage(content=f"Zoltan Kovacs fixed bike number {n} today.", role="user",
+                                     session_id="bikes", at=at(f"2026-03-{n % 28 + 1:02d}T08:00:00"),
+                                     message_id=f"b{n}") for n in range(NAME_MAX_MEMORIES + 1)])
+    eng.remember("Marguerite Okafor painted the shed blue.", at=at("2026-03-02T08:00:00"))
+    eng.remember("Marguerite Okafor sold the old canoe.", at=at("2026-03-05T08:00:00"))
+    eng.graph()  # the name rule reads the graph once it is built
+    rare = eng.recall("what did Marguerite Okafor do", k=5)
+    named = [r for r in rare.results if any(why.startswith("names Marguerite") for why in r.why)]
+    assert len(named) == 2
+    common = eng.recall("what did Zoltan Kovacs do", k=5)
+    assert common.results and not any(why.startswith("names Zoltan") for r in common.results for why in r.why)
+
+
+def test_the_memories_about_an_entity_are_those_valid_then_and_none_past_the_limit(eng):
+    eng.remember("Marguerite Okafor painted the shed blue.", at=at("2026-03-02T08:00:00"))
+    eng.remember("Marguerite Okafor sold the old canoe.", at=at("2026-03-05T08:00:00"))
+    graph = eng.graph()
+    entity_id = next(i for i, name in eng.store.entities_named_in("Marguerite Okafor") if "Marguerite" in name)
+    both = graph.memories_about(entity_id, at("2026-04-01T00:00:00"))
+    assert len(both) == 2
+    assert graph.memories_about(entity_id, at("2026-03-03T00:00:00")) == both[:1]  # the canoe was not yet said
+    assert graph.memories_about(entity_id, at("2026-04-01T00:00:00"), most=2) == both
+    assert graph.memories_about(entity_id, at("2026-04-01T00:00:00"), most=1) is None
 
 
 def test_for_a_question_about_the_user_their_own_words_outrank_the_assistants_reply(eng):
