@@ -263,9 +263,18 @@ class MemoryGraph:
                         return None
             return list(found)
 
-    def degree(self, node: str) -> int:
+    def degree_over(self, node: str, most: int) -> bool:
+        """Whether more than `most` edges touch the node (counted no further)."""
         with self._lock:
-            return self.g.degree(node) if node in self.g else 0
+            if node not in self.g:
+                return False
+            seen = 0
+            for adjacency in (self.g.succ[node], self.g.pred[node]):
+                for keys in adjacency.values():
+                    seen += len(keys)
+                    if seen > most:
+                        return True
+            return False
 
     def subgraph_around(self, node: str, as_of: datetime, hops: int = 1, limit: int = 150) -> "nx.MultiDiGraph":
         """A bounded neighbourhood for display: breadth-first up to `hops`, at most `limit` nodes."""

@@ -764,7 +764,7 @@ def _graph_hop(graph, ranked: Pool, as_of: datetime, filters: Filters, index: Hy
     added: list[tuple[int, float]] = []
     for seed, seed_score in zip(ranked.ids[:HOP_SEEDS].tolist(), ranked.scores[:HOP_SEEDS].tolist()):
         for entity, _ in graph.neighbours(memory_node(seed), as_of, {"mentions"}):
-            if graph.degree(entity) > HOP_MAX_DEGREE:
+            if graph.degree_over(entity, HOP_MAX_DEGREE):
                 continue
             name = graph.g.nodes[entity].get("name", entity)
             for other, _ in graph.neighbours(entity, as_of, {"mentions"}):

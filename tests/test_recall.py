@@ -246,6 +246,8 @@ def test_a_name_in_a_question_lifts_the_few_memories_that_mention_it_not_a_name_
 
 
 def test_the_memories_about_an_entity_are_those_valid_then_and_none_past_the_limit(eng):
+    from memory.graph import entity_node
+
     eng.remember("Marguerite Okafor painted the shed blue.", at=at("2026-03-02T08:00:00"))
     eng.remember("Marguerite Okafor sold the old canoe.", at=at("2026-03-05T08:00:00"))
     graph = eng.graph()
@@ -255,6 +257,9 @@ def test_the_memories_about_an_entity_are_those_valid_then_and_none_past_the_lim
     assert graph.memories_about(entity_id, at("2026-03-03T00:00:00")) == both[:1]  # the canoe was not yet said
     assert graph.memories_about(entity_id, at("2026-04-01T00:00:00"), most=2) == both
     assert graph.memories_about(entity_id, at("2026-04-01T00:00:00"), most=1) is None
+    node = entity_node(entity_id)
+    edges = graph.g.degree(node)
+    assert edges >= 2 and graph.degree_over(node, edges - 1) and not graph.degree_over(node, edges)
 
 
 def test_for_a_question_about_the_user_their_own_words_outrank_the_assistants_reply(eng):
