@@ -32,7 +32,7 @@ from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR, han_pairs
 from .extract.relations import ASKS_MARK, OTHERS_MARK
 from .model import ASSISTANT_MARK
-from .slots import FIRST_PERSON, PAST_CUES, PAST_CUES_ZH
+from .slots import PAST_CUES, PAST_CUES_ZH, asks_as_user
 
 __all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores",
            "topic_words_zh"]
@@ -76,7 +76,8 @@ _NOT_TOPICS_ZH = frozenset(
     "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
     "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团"
-_ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|调到|调去")
+_ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|调到|调去"
+                        r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)")  # "这学期开始送学校对面的博雅了"
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
 
 
@@ -102,7 +103,7 @@ def asks_present_state(question: str) -> bool:
     words = set(re.findall(r"[\w']+", question.lower()))  # "us" is no cue: "the US"
     past = (words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _PAST_TENSE.search(question)
             or _PERIOD.search(question))
-    return bool(words & FIRST_PERSON or "我" in question) and not past
+    return asks_as_user(question) and not past
 
 
 def asks_yes_no(question: str) -> bool:

@@ -23,8 +23,8 @@ from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
                           topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import (FALLBACKS, FIRST_PERSON, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES,
-                    SLOT_PHRASES)
+from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES,
+                    asks_as_user)
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -250,7 +250,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     each with why it is no longer true; and the attributes whose latest word replaced what came before (`Replaced`),
     for the results that only mention an earlier value in passing ("my Prius just hit 150k miles")."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
-    if not (words & FIRST_PERSON or "我" in query):
+    if not asks_as_user(query):
         return [], {}, []
     asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
@@ -412,8 +412,8 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     found: dict[int, str] = {}
     for unit in shown:
         chinese_turn = unit.type == "chat_turn" and HAN_CHAR.search(unit.content) and unit.id not in not_told
-        own = unit.id in said and unit.id not in others or unit.id in told or chinese_turn
-        by_name_only = not own and unit.type == "chat_turn" and unit.id not in not_told
+        own = (unit.id in said or unit.id in told or chinese_turn) and unit.id not in others  # not a flatmate's netflix
+        by_name_only = not own and unit.type == "chat_turn" and unit.id not in not_told and unit.id not in others
         if unit.id in known or unit.value is not None or not (own or by_name_only):
             continue
         said_at = index.attrs(unit.id)[1]
@@ -728,10 +728,10 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
 
 
 def _about_user(query: str) -> bool:
-    """A question in the first person that does not ask about the assistant ("what did you suggest")."""
+    """A question in the first person that does not ask about the assistant ("what did you suggest"); in Chinese also
+    one whose subject is the user's home or child, dropped as Chinese drops it ("家里网是哪个运营商的？")."""
     words = set(re.findall(r"[\w']+", query.lower()))
-    first = bool(words & FIRST_PERSON) or "我" in query
-    return first and not (words & SECOND_PERSON or "你" in query or "您" in query)
+    return asks_as_user(query) and not (words & SECOND_PERSON or "你" in query or "您" in query)
 
 
 def _recency(valid_from: np.ndarray, as_of: datetime) -> np.ndarray:

@@ -12,10 +12,22 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS",
-           "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template"]
+           "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template", "asks_as_user"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}
+# Chinese drops the subject of a question about the user's own home or child ("家里网是哪个运营商的？", "娃周末上什么课？")
+_HOUSEHOLD_ZH = re.compile(r"家里|咱家|咱们|孩子|娃")
+_THIRD_PERSON_ZH = re.compile(r"[他她它]")
+
+
+def asks_as_user(question: str) -> bool:
+    """Whether a question is in the first person, or in Chinese has the user's home or child as its dropped subject."""
+    words = set(re.findall(r"[\w']+", question.lower()))
+    return bool(words & FIRST_PERSON) or "我" in question or (_HOUSEHOLD_ZH.search(question) is not None
+                                                              and not _THIRD_PERSON_ZH.search(question))
+
+
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}
 PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
 
@@ -122,6 +134,8 @@ SLOTS: tuple[Slot, ...] = (
         "partner",
         cues_en=_words("partner wife husband girlfriend boyfriend spouse fiance fiancee married dating"),
         cues_zh=_words("老婆 老公 妻子 丈夫 女朋友 男朋友 对象 爱人 伴侣 另一半 媳妇 太太 先生 未婚妻 未婚夫"),
+        cue_phrases=("seeing anyone", "seeing someone", "seeing somebody", "in a relationship", "still single",
+                     "still together"),
         templates={
             "partner": Template("User's partner is {v}.", "用户的伴侣是{v}。"),
             "partner_stop": Template("User is no longer with {v}.", "用户已经和{v}分开了。", closes=True),
@@ -217,6 +231,12 @@ SLOTS: tuple[Slot, ...] = (
         cues_en=_words("gym gyms"),
         cues_zh=_words("健身房 健身卡"),
         cue_phrases=("fitness club", "leisure centre", "leisure center", "work out at", "train at"),
+    ),
+    Slot(
+        "streaming",
+        cues_en=_words("stream streaming streamer netflix hulu crunchyroll"),
+        cues_zh=_words("视频会员 视频网站 追剧 爱奇艺 腾讯视频 优酷 芒果TV"),
+        cue_phrases=("disney+", "disney plus", "prime video", "apple tv", "tv subscription", "watch shows on"),
     ),
     Slot(
         "bank",

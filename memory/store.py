@@ -352,6 +352,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # asked in the user's role tells the role ("quick one — as a vet, how do I explain pet insurance?"); "been teetotal
     # since august" ends drinking; a pet by its breed ("Mochi, my shiba", "my siamese")
     ("m028_statement_marks", m008_statement_marks),
+    # a milestone counted by its day ("day 30 with no vape"); "with zero caffeine" ends it; 没碰烟; going with the ymca;
+    # "my 2014 honda civic"; "started piano lessons"; a streaming service named ("we're a disney+ household now");
+    # 全部赎回, 清仓 end a holding; "pulled the plug on netflix" opens news
+    ("m029_statement_marks", m008_statement_marks),
 ]
 
 

@@ -19,32 +19,32 @@ def top(engram, question: str) -> str:
     return recalled(engram, question).results[0].unit.content
 
 
-def remember_streaming(engram) -> None:
-    engram.remember("I'm subscribed to Netflix on the family plan.", at=at("2024-03-02T09:00:00"))
+def remember_meal_kits(engram) -> None:
+    engram.remember("I'm subscribed to HelloFresh on the family plan.", at=at("2024-03-02T09:00:00"))
     engram.remember("The family plan is cheaper per head.", at=at("2024-03-05T09:00:00"))
-    engram.remember("Cancelled Netflix and signed up for Disney Plus instead.", at=at("2024-09-10T09:00:00"))
-    engram.remember("Plus the kids love the Pixar films.", at=at("2024-09-12T09:00:00"))
+    engram.remember("Cancelled HelloFresh and signed up for Gousto instead.", at=at("2024-09-10T09:00:00"))
+    engram.remember("Plus the kids love the pasta recipes.", at=at("2024-09-12T09:00:00"))
 
 
 def test_a_later_statement_on_the_best_matchs_topic_comes_first(engram):
-    remember_streaming(engram)
-    result = recalled(engram, "Which streaming service am I subscribed to now?")
-    assert "Disney Plus" in result.results[0].unit.content
+    remember_meal_kits(engram)
+    result = recalled(engram, "Which meal kit service am I subscribed to now?")
+    assert "Gousto" in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
-    assert "subscribed to Netflix" in result.results[1].unit.content
+    assert "subscribed to HelloFresh" in result.results[1].unit.content
 
 
 def test_a_question_about_before_keeps_the_earlier_word_first(engram):
-    remember_streaming(engram)
-    assert "subscribed to Netflix" in top(engram, "Which streaming service was I subscribed to before?")
+    remember_meal_kits(engram)
+    assert "subscribed to HelloFresh" in top(engram, "Which meal kit service was I subscribed to before?")
 
 
 def test_a_later_turn_on_another_topic_does_not_jump(engram):
-    engram.remember("I'm subscribed to Netflix on the family plan.", at=at("2024-01-10T09:00:00"))
+    engram.remember("I'm subscribed to HelloFresh on the family plan.", at=at("2024-01-10T09:00:00"))
     engram.remember("I love walking by the river in autumn, my favourite season.", at=at("2024-06-20T09:00:00"))
-    assert "Netflix" in top(engram, "Which streaming service am I subscribed to?")
-    engram.remember("Cancelled Netflix and signed up for Disney Plus instead.", at=at("2024-07-20T09:00:00"))
-    assert "Disney Plus" in top(engram, "Which streaming service am I subscribed to?")
+    assert "HelloFresh" in top(engram, "Which meal kit service am I subscribed to?")
+    engram.remember("Cancelled HelloFresh and signed up for Gousto instead.", at=at("2024-07-20T09:00:00"))
+    assert "Gousto" in top(engram, "Which meal kit service am I subscribed to?")
 
 
 def test_a_value_a_slot_rule_settled_is_not_displaced_by_later_chatter(engram):
@@ -65,7 +65,7 @@ def test_a_word_that_only_closes_a_value_answers_a_yes_no_question_only(engram):
 
 def test_present_state_questions_are_told_from_questions_about_the_past():
     assert asks_present_state("Which gym do I go to now?")
-    assert asks_present_state("Which streaming service do we pay for?")
+    assert asks_present_state("Which meal kit service do we pay for?")
     assert asks_present_state("我现在住在哪里？")
     assert not asks_present_state("Which gym did I go to before?")
     assert not asks_present_state("Where did Caroline move to?")
@@ -78,15 +78,15 @@ def test_present_state_questions_are_told_from_questions_about_the_past():
 
 
 def test_a_question_about_a_period_does_not_put_the_latest_word_first(engram):
-    remember_streaming(engram)
-    result = recalled(engram, "How many streaming services have I subscribed to so far?")
+    remember_meal_kits(engram)
+    result = recalled(engram, "How many meal kit services have I subscribed to so far?")
     assert not any(LATEST_WORD in found.why for found in result.results)
     found = [found.unit.content for found in result.results]
-    assert any("subscribed to Netflix" in text for text in found) and any("Disney Plus" in text for text in found)
+    assert any("subscribed to HelloFresh" in text for text in found) and any("Gousto" in text for text in found)
 
 
 def test_a_statement_with_its_subject_dropped_is_marked_told_without_a_topic():
-    assert statement_topics("Cancelled Netflix and signed up for Disney Plus.") == [("told", False)]
+    assert statement_topics("Cancelled HelloFresh and signed up for Gousto.") == [("told", False)]
     assert statement_topics("Sold the Peloton, it was just a clothes horse.") == [("told", True)]
     assert ("said", False) in statement_topics("I moved to Leeds.")
     assert statement_topics("The high street is dying.") == []
@@ -143,7 +143,8 @@ def test_a_chinese_latest_word_leaves_the_users_earlier_turns_on_its_topic_behin
 
 def test_the_users_earlier_word_on_the_topic_of_a_best_match_said_later_is_history(engram):
     """The best match is the latest word already ("stopped the piano lessons", a slot rule's answer): the user's
-    earlier word close to it in meaning is shown as no longer true, though no rule read it."""
+    earlier word close to it in meaning is shown as no longer true (the instrument rules read it too, and the piano it
+    names is the one given up: either says so)."""
     engram.remember("piano lesson with Mrs Abara every tuesday now, working on grade 3 pieces", at=at("2024-02-01T09:00:00"))
     engram.remember("who wrote clair de lune? stuck in my head all day", at=at("2024-03-01T09:00:00"))
     engram.remember("stopped the piano lessons, couldnt keep up with practice on top of work", at=at("2024-06-01T09:00:00"))
@@ -152,7 +153,7 @@ def test_the_users_earlier_word_on_the_topic_of_a_best_match_said_later_is_histo
     assert "stopped the piano lessons" in result.results[0].unit.content
     by_text = {r.unit.content: r for r in result.results}
     earlier = by_text["piano lesson with Mrs Abara every tuesday now, working on grade 3 pieces"]
-    assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
+    assert not earlier.valid and (EARLIER_ON_TOPIC in earlier.why or "earlier word on user.instrument" in earlier.why)
     assert by_text["who wrote clair de lune? stuck in my head all day"].valid  # a question is no word of the user's
 
 

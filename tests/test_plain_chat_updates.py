@@ -3,7 +3,8 @@ cancelled, a change the slot's words do not know, and Chinese that puts the thin
 import pytest
 
 from memory.extract.attributes import resolve, statement_marks, tells_a_change
-from memory.recall import names_a_value
+from memory.extract.value_types import kinds_that_left
+from memory.recall import _about_user, names_a_value
 from tests.helpers import at, by_text
 
 NOW = at("2025-06-01T00:00:00")
@@ -33,6 +34,15 @@ def results(engram, question: str):  # as of a moment after every message
     ("been teetotal since the start of august now, sleeping like a baby", "§drink_preference~no"),  # "I've" dropped
     ("hey hey! back from the vet with Mochi, my shiba, she got her boosters", "§pet"),  # a dog by its breed
     ("my siamese is yelling at me for breakfast again", "§pet"),  # a cat by its breed
+    ("week 6 with no cigs and zero cravings lol", "§smoking~no"),  # a milestone counted by its week
+    ("半年没碰过烟了，咳嗽也好了", "§smoking~no"),  # not touching a cigarette is about smoking
+    ("dropped the pricey one, went with the ywca by the station instead", "§gym"),  # going with a gym by what it is
+    ("my 2009 toyota is making a weird rattling noise", "§car"),  # a car by its year
+    ("started cello with a teacher in town, saturdays", "§instrument"),  # an instrument started, no "the"
+    ("my violin teacher cancelled again, third week running", "§instrument"),  # an instrument by its teacher
+    ("we're a paramount+ family now, the kids love it", "§streaming"),  # a streaming service named
+    ("我们家现在只开了芒果TV的会员", "§streaming"),
+    ("周末都在刷剧，顺便开了个优酷会员", "§streaming"),  # 顺便 before the user's own dropped-subject action
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -55,11 +65,94 @@ def test_a_membership_given_back_in_chinese_tells_an_ending():
     assert not tells_a_change("超市会员卡积分怎么兑换")
 
 
+def test_opening_a_membership_in_chinese_tells_a_change():
+    assert tells_a_change("开了芒果TV会员，综艺随便看")
+    assert not tells_a_change("芒果TV会员多少钱一个月")
+
+
 def test_an_employer_or_a_gym_named_in_lower_case_is_a_value():
     assert names_a_value("i'm an auditor at deloitte btw, mostly banking clients", "employer")
     assert names_a_value("joined puregym on the high street, £24.99 a month", "gym")
     assert not names_a_value("signed the offer letter tonight", "employer")
     assert not names_a_value("i work at home most days", "employer")
+
+
+def test_a_commute_by_car_or_by_a_numbered_road_names_its_mode():
+    assert names_a_value("45 min door to door in the car every morning, brutal", "commute")
+    assert names_a_value("an hour on the 405 again this morning", "commute")
+    assert not names_a_value("commuting is so draining lately", "commute")
+
+
+def test_a_question_about_home_or_child_with_the_subject_dropped_is_about_the_user():
+    assert _about_user("家里wifi是哪家的？") and _about_user("娃周末上什么课？")
+    assert not _about_user("她孩子在哪上学？") and not _about_user("北京哪里好玩？")
+
+
+def test_a_chinese_question_about_the_child_with_the_subject_dropped_is_answered_by_the_later_switch(engram):
+    engram.remember("孩子几岁能自己回家", at=at("2023-08-28T09:00:00"))
+    engram.remember("娃放学后送到小区里的阳光托管班，一个月1800", at=at("2023-09-01T09:00:00"))
+    engram.remember("小孩放学后吃啥水果比较好", at=at("2023-09-12T09:00:00"))
+    engram.remember("那家托管老换老师，不放心，这学期开始送学校对面的晨曦了，贵点但靠谱", at=at("2024-01-08T09:00:00"))
+    engram.remember("阳光太强了，孩子帽子买哪种好", at=at("2024-01-10T09:00:00"))
+    found = results(engram, "孩子现在放学后去哪里？")
+    assert "晨曦" in found[0].unit.content
+    assert not by_text(found, "阳光托管").valid
+
+
+def test_a_chinese_fund_cashed_out_answers_a_yes_no_question_and_leaves_the_buying_behind(engram):
+    engram.remember("上个月开始定投招商白酒，每周五百", at=at("2023-03-06T09:00:00"))
+    engram.remember("存款利率现在一般多少", at=at("2023-04-02T09:00:00"))
+    engram.remember("白酒那只基金清仓了，亏麻了😭", at=at("2023-11-20T09:00:00"))
+    found = results(engram, "我手上还有招商那只基金吗？")
+    assert "清仓" in found[0].unit.content
+    assert not by_text(found, "定投招商白酒").valid
+
+
+def test_the_streaming_service_is_the_latest_one_named_and_the_earlier_one_is_history(engram):
+    engram.remember("we mostly watch hulu these days, the live tv bundle", at=at("2023-05-02T09:00:00"))
+    engram.remember("what's a good documentary about octopuses?", at=at("2023-06-10T09:00:00"))
+    engram.remember("ok we dropped that and we're on peacock now, cheaper and it has the football",
+                    at=at("2024-01-15T09:00:00"))
+    found = results(engram, "which streaming service do we pay for at the moment?")
+    assert "peacock" in found[0].unit.content
+    assert not by_text(found, "hulu").valid
+
+
+def test_a_yes_no_question_on_a_partner_asked_without_the_word_is_answered_by_the_break_up(engram):
+    engram.remember("my boyfriend theo is cooking me dinner tonight, so spoiled", at=at("2023-05-02T09:00:00"))
+    engram.remember("what wine goes with mushroom risotto?", at=at("2023-05-03T09:00:00"))
+    engram.remember("theo and i broke up last week. it's for the best i think", at=at("2024-01-20T09:00:00"))
+    found = results(engram, "am i seeing someone at the moment?")
+    assert "broke up" in found[0].unit.content
+    assert not by_text(found, "boyfriend theo").valid
+
+
+@pytest.mark.parametrize("text, kinds", [
+    ("gave up on guitar, no time with the new baby", {"guitar"}),
+    ("quit the cello lessons, way too pricey", {"cello"}),
+    ("钢琴课也停了 太累", {"piano"}),
+    ("started guitar lessons on thursdays", set()),  # a start ends nothing
+])
+def test_an_instrument_given_up_is_the_kind_that_left(text, kinds):
+    assert kinds_that_left(text) == kinds
+
+
+def test_an_instrument_given_up_leaves_its_own_earlier_words_behind_not_the_others(engram):
+    engram.remember("ugh my fingers hurt, practising guitar every night this week", at=at("2023-03-01T09:00:00"))
+    engram.remember("what's the easiest song to learn on the harmonica?", at=at("2023-04-01T09:00:00"))
+    engram.remember("hmm been doing cello practice too, my teacher says my bowing is better", at=at("2023-05-01T09:00:00"))
+    engram.remember("gave up on guitar, no time with the new baby", at=at("2024-02-01T09:00:00"))
+    found = results(engram, "do i still play guitar?")
+    assert "gave up on guitar" in found[0].unit.content
+    guitar = by_text(found, "practising guitar")
+    assert not guitar.valid and "earlier word on user.instrument" in guitar.why  # by the instrument it names
+    assert all(r.valid for r in found if "cello" in r.unit.content)
+
+
+def test_a_membership_or_a_card_opened_in_chinese_is_no_car():
+    assert [fact.kind for fact in resolve("我开了爱奇艺年卡会员 追剧方便多了")] == []
+    assert [fact.kind for fact in resolve("我开了张招行的卡 工资卡要用")] == []
+    assert [(fact.kind, fact.value) for fact in resolve("我开的是一辆白色卡罗拉")] == [("car", "白色卡罗拉")]
 
 
 def test_a_move_down_to_a_city_is_a_move():

@@ -18,6 +18,7 @@ from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
 from .value_types import NETWORK as _NETWORK
+from .value_types import STREAMING_SERVICE as _STREAMING_SERVICE
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "GYM_WORD", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
            "names_attribute", "resolve", "own_clauses", "statement_marks", "statement_topics",
@@ -89,6 +90,7 @@ _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electri
                r"|drums|drum kit|flute|clarinet|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica"
                r"|oboe|bassoon|french horn|tuba|recorder)")
 _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|orangetheory|crossfit|f45|equinox|david lloyd"
+        r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
 GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
@@ -307,7 +309,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?(?:大学|学院|学校|夜校|中学|小学))(?:的.{{1,8}}?)?(?:学习|学|上课|进修|读).*"),
     _zh("occupation", rf"{_ZI}{_ZADV}(?:自己)?(?:开了|开)(?:一家|一间|家|间|个|一个)(?P<v>.{{1,10}}?(?:店|馆|铺|公司|工作室|餐厅|诊所|民宿|超市))"),
     # a bare 开 drives only when no other word starts with it (开春, 开学, 开会, 开车去…)
-    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开(?![春学会始心门玩放展业发工车]))(?P<v>.{{2,20}}?)"),
+    # not what is opened: "开了爱奇艺年卡会员", "开了张招行的卡", "医生给我开了点药"
+    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开(?![春学会始心门玩放展业发工车])"
+               rf"(?!了?[^，。,！？\s]{{0,10}}?(?:会员|卡|账户|账号|药|空调|发票|证明|单子)))(?P<v>.{{2,20}}?)"),
     _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学(?![校院堂生]))(?P<v>.+?)"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:举家|全家|一家人)?(?:迁到了|迁到|迁居|移居到?|搬回了?|回到了?)(?P<v>.+?)(?:定居|生活|住)?了?"),
     _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居)了?.*"),
@@ -457,9 +461,9 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
-    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
+    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
     r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
@@ -473,7 +477,7 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating)\b", re.I)
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|unsubscribed)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -487,10 +491,10 @@ _TELLING_VERB_FIRST = re.compile(
 # "First week at PwC done", "Two years sober".
 _MILESTONE = re.compile(
     r"^(?:(?:today|yesterday|it)\s*(?:was|is|'s)\s+)?"  # "today was day one at Skyscanner"
-    r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week)\s+(?:one|1)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week|month)\s+(?:one|\d+)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
-    r"(?:day|week|month|shift|year))\s+(?:without|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
+    r"(?:day|week|month|shift|year))\s+(?:without|with no|with zero|no|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
 # A habit told by its rate, the subject dropped: "4 espressos a day minimum", "like 2 packs a week"
 _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four|five|six|half a|a couple(?: of)?)\s+"
                    r"(?:[a-z-]+\s+){1,2}?(?:a|per|every)\s+(?:day|night|week)\b", re.I)
@@ -517,12 +521,13 @@ _NEGATION = re.compile(
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
+    r"|with (?:no|zero) (?:vapes?|vaping|cigarettes?|cigs|smokes?|smoking|nicotine|drinks?|drinking|alcohol|booze|caffeine)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped|teetotal|tee-total|on the wagon"
     r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped) (?:my|our|the) (?:\w+ )?"
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
-    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
+    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心])"  # 戒奶茶第40天, 戒糖; not a ring (戒指) or a guard (警戒)
     r"|还清|还完了|到期没续|没续费|不续了|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
@@ -532,7 +537,7 @@ _NEGATION = re.compile(
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
     r"|got|adopted|bought|upgraded|became|new)\b"
-    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉", re.I)
+    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
@@ -610,7 +615,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
-            r"|my (?:old |new )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
+            r"|my (?:old |new )?(?:(?:19|20)\d\d )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian)\w*"
             r"(?! (?:insurance|loan|payment|wash|park|keys?|seats?)\b))\b",
@@ -630,15 +635,25 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                     r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
                    r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b"
+                   # "started piano lessons", "gave up on guitar", "cello practice every night"
+                   r"|\b(?:(?:started|starting|learning|took up|taken up|gave up(?: on)?|giving up(?: on)?|quit|stopped"
+                   r"|dropped|practi[sc]ing)\s+(?:the\s+)?(?:piano|guitar|violin|cello|drums|flute|saxophone|trumpet|ukulele"
+                   r"|harp|clarinet)|(?:piano|guitar|violin|cello|drum|flute|saxophone|sax|trumpet|ukulele|harp|clarinet)"
+                   r" (?:lessons?|classes|teacher|tutor|practice|grade \d))\b"
                    r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
     "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
               r"爱好|迷上|喜欢上|业余时间|闲下来"),
     # a gym by name or kind, with a word of joining or belonging: not "the gym in our building is closed"
     "gym": (r"\b(?:join\w*|sign(?:ed)? up|member|membership|go to|going to|started (?:at|going)|switch\w*|moved"
+            r"|(?:went|going|go|ended up) with|ended up at"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
             r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
+    # a video streaming service named in a statement: "our streaming is basically just netflix", "we're a disney+
+    # household now", "cancelled hulu"
+    "streaming": (r"\b(?:" + _STREAMING_SERVICE + r")(?!\w)",
+                  r"爱奇艺|腾讯视频|优酷|芒果TV|芒果tv|B站|哔哩哔哩|大会员|视频会员|奈飞"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?"
              r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
@@ -677,7 +692,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
                 r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
-                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟戒了|烟戒掉了"),
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
                  r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"

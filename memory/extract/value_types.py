@@ -33,10 +33,13 @@ NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco m
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
-COMMUTE_MODE = r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling"
-NAMED_VALUES = {name: re.compile(rf"\b(?:{words})\b", re.I)
+STREAMING_SERVICE = (r"netflix|hulu|disney\s?(?:\+|plus)|hbo max|prime video|amazon prime|apple tv\+?"
+                     r"|paramount\s?(?:\+|plus)|peacock|crunchyroll|britbox|now tv|youtube (?:premium|tv)|sling tv|fubo(?:tv)?")
+COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling|(?:in|by) (?:my |the )?car"
+                r"|(?:on|off|via|take) the (?:[mai]-?|us-?)?\d{1,3}|motorway|freeway|highway|interstate")
+NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a name may end in "+" ("disney+")
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
-                                    ("commute", COMMUTE_MODE))}
+                                    ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
@@ -139,7 +142,14 @@ _KIND_WORDS = (
     ("rabbit", r"rabbit|bunny|bunnies", r"兔"),
     ("bird", r"parrot|budgie|cockatiel|canary", r"鹦鹉"),
 )
-_KINDS = {name: re.compile(rf"{_B}(?:{en}){_E}|{zh}", re.I) for name, en, zh in _KIND_WORDS}
+# ... and instruments: "gave up on piano" ends the piano lessons, not the guitar
+_INSTRUMENT_KIND_WORDS = (
+    ("piano", r"piano|keyboard", r"钢琴|电子琴"), ("guitar", r"guitar", r"吉他"), ("violin", r"violin|fiddle", r"小提琴"),
+    ("cello", r"cello", r"大提琴"), ("drums", r"drum|drum kit", r"架子鼓"), ("flute", r"flute", r"长笛|笛子"),
+    ("saxophone", r"saxophone|sax", r"萨克斯"), ("trumpet", r"trumpet", r"小号"), ("ukulele", r"ukulele|uke", r"尤克里里"),
+    ("clarinet", r"clarinet", r"单簧管"), ("harp", r"harp", r"竖琴"),
+)
+_KINDS = {name: re.compile(rf"{_B}(?:{en}){_E}|{zh}", re.I) for name, en, zh in _KIND_WORDS + _INSTRUMENT_KIND_WORDS}
 _LEFT_EN = (r"went to live (?:with|w)\b|(?:lives?|living) (?:with|w) my \w+ now|(?:was |got )?rehomed|passed away|died"
             r"|(?:was |got )?put down|(?:is |has )?gone to a new home")
 # the kind is what left: "the pup went to live w my parents", "猫送回老家了", "把猫送人了" (not "my catalogue of dog photos died")
@@ -147,16 +157,22 @@ _LEFT = {name: re.compile(rf"{_B}(?:{en}){_E}\s+(?:(?:has|had|was|just|finally|s
                           rf"|(?:rehomed|gave away|given away)\s+(?:the|our|my)\s+(?:\w+\s+)?(?:{en}){_E}"
                           rf"|(?:{zh})(?:已经|被|也)?(?:送回|送走|送人|送给|去世|走了|没了)|把[^，。]{{0,4}}(?:{zh})[^，。]{{0,2}}送", re.I)
          for name, en, zh in _KIND_WORDS}
+# an instrument given up: "gave up on piano", "quit the cello lessons", "guitar lessons are done", "钢琴不学了"
+_LEFT.update({name: re.compile(rf"\b(?:gave up|giving up|given up|quit|quitting|stopped|dropped|packed in)(?: on)?\s+"
+                               rf"(?:the\s+|my\s+)?(?:{en}){_E}|{_B}(?:{en}){_E}(?:\s+(?:lessons?|classes))?\s+(?:is|are)\s+"
+                               rf"(?:over|done|on hold)\b|(?:{zh})课?(?:也|都|已经)?(?:不学了|不弹了|不练了|不上了|停了|放弃了)"
+                               rf"|放弃了?(?:{zh})", re.I)
+              for name, en, zh in _INSTRUMENT_KIND_WORDS})
 
 
 def kinds_that_left(text: str) -> set[str]:
     """The kinds of pet a message says left the user ("the pup went to live w my parents … but we picked up a grey
-    tabby" → dog; "猫送回老家给我妈养了" → cat)."""
+    tabby" → dog; "猫送回老家给我妈养了" → cat), and the instruments it gave up ("gave up on piano" → piano)."""
     return {kind for kind, pattern in _LEFT.items() if pattern.search(text)}
 
 
 def kinds_named(text: str) -> set[str]:
-    """The kinds of pet a text names."""
+    """The kinds of pet and of instrument a text names."""
     return {kind for kind, pattern in _KINDS.items() if pattern.search(text)}
 
 
