@@ -230,7 +230,25 @@ SLOTS: tuple[Slot, ...] = (
         "gym",
         cues_en=_words("gym gyms"),
         cues_zh=_words("健身房 健身卡"),
-        cue_phrases=("fitness club", "leisure centre", "leisure center", "work out at", "train at"),
+        cue_phrases=("fitness club", "leisure centre", "leisure center", "work out at", "train at", "bouldering hall",
+                     "bouldering gym", "climbing gym", "climbing wall"),
+    ),
+    Slot(
+        "insurer",
+        cues_en=_words("insurer insurers insurance insure insures insured"),
+        cues_zh=_words("保险 车险 保单"),
+        cue_phrases=("covered by", "covers our", "covers my"),
+    ),
+    Slot(
+        "barber",
+        cues_en=_words("barber barbers hairdresser hairdressers haircut haircuts hairstylist"),
+        cues_zh=_words("理发 剪头 剪头发 发型师 理发店"),
+        cue_phrases=("cuts my hair", "cut my hair", "does my hair", "do my hair", "cutting my hair"),
+    ),
+    Slot(
+        "dentist",
+        cues_en=_words("dentist dentists dental teeth tooth orthodontist"),
+        cues_zh=_words("牙医 牙科 洗牙 看牙 牙齿"),
     ),
     Slot(
         "streaming",

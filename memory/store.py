@@ -356,6 +356,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "my 2014 honda civic"; "started piano lessons"; a streaming service named ("we're a disney+ household now");
     # 全部赎回, 清仓 end a holding; "pulled the plug on netflix" opens news
     ("m029_statement_marks", m008_statement_marks),
+    # an insurer, a barber and a dentist are words on their own attributes ("our house is covered by Allstate", "got a
+    # fresh cut at barbería don chuy", "had my cleaning with Dr. Okafor"); a bouldering hall is a gym; one thing left
+    # for another is a switch ("ditched voda for giffgaff"); "renewed" and "dumped" open news; 烟我戒了
+    ("m030_statement_marks", m008_statement_marks),
 ]
 
 

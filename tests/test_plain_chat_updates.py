@@ -43,6 +43,16 @@ def results(engram, question: str):  # as of a moment after every message
     ("we're a paramount+ family now, the kids love it", "§streaming"),  # a streaming service named
     ("我们家现在只开了芒果TV的会员", "§streaming"),
     ("周末都在刷剧，顺便开了个优酷会员", "§streaming"),  # 顺便 before the user's own dropped-subject action
+    ("烟我早戒了 现在闻到都难受", "§smoking~no"),  # the thing before 我 and its verb
+    ("finally dumped ee for smarty, half the price", "§mobile_network"),  # a network left for another
+    ("renewed the car policy with Admiral, 540 quid", "§insurer"),  # news opened by "renewed"
+    ("our flat is now covered by Lemonade, way cheaper", "§insurer"),
+    ("got a fresh trim at tony's barbers on the corner", "§barber"),
+    ("i've been going to a new salon, the guy does sick fades", "§barber"),
+    ("had my check-up with dr mensah, no fillings this time", "§dentist"),
+    ("had to change dentists, the new one is dr park near work", "§dentist"),  # "had to" before a change
+    ("went with churchill for £480 instead, same cover", "§insurer"),  # an insurer by its cover
+    ("just joined the bouldering hall by the canal, so many routes", "§gym"),  # a bouldering hall is a gym
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -79,6 +89,7 @@ def test_an_employer_or_a_gym_named_in_lower_case_is_a_value():
 
 def test_a_commute_by_car_or_by_a_numbered_road_names_its_mode():
     assert names_a_value("45 min door to door in the car every morning, brutal", "commute")
+    assert names_a_value("40 mins in an uber to the office, my wallet is crying", "commute")
     assert names_a_value("an hour on the 405 again this morning", "commute")
     assert not names_a_value("commuting is so draining lately", "commute")
 
@@ -147,6 +158,29 @@ def test_an_instrument_given_up_leaves_its_own_earlier_words_behind_not_the_othe
     guitar = by_text(found, "practising guitar")
     assert not guitar.valid and "earlier word on user.instrument" in guitar.why  # by the instrument it names
     assert all(r.valid for r in found if "cello" in r.unit.content)
+
+
+def test_a_barbers_shop_in_lower_case_names_a_barber():
+    assert names_a_value("got a fresh cut at barbería el gallo today", "barber")
+    assert names_a_value("fade at jimmy's shop, he's the best", "barber")
+    assert not names_a_value("my hair gets so dry in winter", "barber")
+
+
+def test_a_new_barber_is_the_latest_word_and_the_old_shop_is_history(engram):
+    engram.remember("got a fresh fade at leroy's shop on 5th, dude is an artist", at=at("2023-06-20T09:00:00"))
+    engram.remember("how often should i wash my hair if it's curly?", at=at("2023-07-10T09:00:00"))
+    engram.remember("leroy moved away so these days i go to sam at blade runners barbers, solid cuts",
+                    at=at("2023-09-23T09:00:00"))
+    found = results(engram, "who cuts my hair nowadays?")
+    assert "blade runners" in found[0].unit.content
+    assert not by_text(found, "leroy's shop").valid
+
+
+def test_a_chinese_job_said_with_jiu_shi_after_a_time_is_the_occupation():
+    from memory.extract import Extractor
+
+    found = Extractor().memories("转岗成功！从下周开始我就是数据分析师了", role="user")
+    assert [(m.attribute, m.value) for m in found if m.attribute] == [("occupation", "数据分析师")]
 
 
 def test_a_membership_or_a_card_opened_in_chinese_is_no_car():

@@ -90,7 +90,8 @@ _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electri
                r"|drums|drum kit|flute|clarinet|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica"
                r"|oboe|bassoon|french horn|tuba|recorder)")
 _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|orangetheory|crossfit|f45|equinox|david lloyd"
-        r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)"
+        r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)|\w*boulder(?!ing\b)\w*"
+        r"|(?:bouldering|climbing) (?:hall|gym)"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
 GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
@@ -109,7 +110,7 @@ def _zh(kind: str, body: str) -> tuple[str, re.Pattern[str]]:
     return kind, re.compile(rf"^{body}$")
 
 
-_ZADV = r"(?:现在|平时|一般|通常|每天|最近|都|只|主要|还是|一直|也|已经|目前|终于|正式|刚|刚刚|才|如今|这阵子|这段时间)*"
+_ZADV = r"(?:现在|平时|一般|通常|每天|最近|都|只|主要|还是|一直|也|已经|目前|终于|正式|刚|刚刚|才|如今|这阵子|这段时间|就)*"
 _ZI = r"(?:我们|我)"
 
 # First match wins: negations and specific frames before general ones.
@@ -477,7 +478,8 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|unsubscribed)\b", re.I)
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|unsubscribed|renewed|dumped"
+    r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -532,6 +534,10 @@ _NEGATION = re.compile(
     r"|(?<!警)(?<!告)戒(?![指备严律心])"  # 戒奶茶第40天, 戒糖; not a ring (戒指) or a guard (警戒)
     r"|还清|还完了|到期没续|没续费|不续了|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
+# One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
+# for good", "dumped him for being rude")
+_LEFT_FOR = re.compile(r"\b(?:ditched|dumped|dropped|swapped|traded|left|quit) (?:[\w&'+-]+ ){1,3}?for (?!(?:good|ever|now"
+                       r"|a while|being|it|that|this|me|us|him|her|them)\b)[\w&'+-]", re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
 _CHANGE = re.compile(
@@ -654,6 +660,20 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # household now", "cancelled hulu"
     "streaming": (r"\b(?:" + _STREAMING_SERVICE + r")(?!\w)",
                   r"爱奇艺|腾讯视频|优酷|芒果TV|芒果tv|B站|哔哩哔哩|大会员|视频会员|奈飞"),
+    # who insures the home, the car, the user: "renewed the homeowners policy w/ State Farm", "our house is covered by
+    # Allstate", "车险今年换成了平安"
+    "insurer": (r"\b(?:insur(?:ance|er|ers|ed|es)|(?:home|car|auto|health|pet|life|contents|renters?|homeowners?|travel)"
+                r" (?:policy|cover)|policy (?:with|w/)|(?:is|are|now|got us|got me) covered by|premium|renewal quote"
+                r"|(?:same|full|better|cheaper|comprehensive) cover|fully comp|no claims)\b",
+                r"保险|车险|医保|保单|投保|续保"),
+    # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
+    "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:fresh|new) (?:cut|fade|trim)"
+               r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?)\b",
+               r"理发|剪头|剪发|发型师|理发店|托尼老师|Tony老师"),
+    # who looks after the user's teeth: "my old dentist retired", "had my cleaning today with Dr. Okafor"
+    "dentist": (r"\b(?:dentist\w*|dental|orthodontist|hygienist|(?:cleaning|check-?up|filling|crown|root canal)"
+                r"[^,.;!?]{0,20}\bdr\b)",
+                r"牙医|牙科|洗牙|看牙|补牙|矫正牙"),
     "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
              r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?"
              r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
@@ -670,7 +690,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
     "mobile_network": (r"\b(?:ported my number|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
-                       r"|(?:on|with|to|joined) (?:" + _NETWORK + r"))\b",
+                       r"|(?:on|with|to|joined) (?:" + _NETWORK + r")"
+                       r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
     "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
@@ -692,7 +713,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
                 r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
-                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟"),
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
                  r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"
@@ -745,7 +766,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     if not users:
         return []
     own = own and any(_FIRST_PERSON.search(c) or _ZH_DROPPED_SUBJECT.search(c) for c in users)
-    negations = [bool(_NEGATION.search(clause)) for clause in clauses]
+    negations = [bool(_NEGATION.search(clause)) and not _LEFT_FOR.search(clause) for clause in clauses]
     told = ("told", only_negates(clauses, negations))
     # Cue words name a topic only in a statement that has a subject or starts with news ("Moved to Leeds"):
     # "Lived experience matters" may be the user's word, but no word about home. A value held by its verb

@@ -35,11 +35,14 @@ DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
 STREAMING_SERVICE = (r"netflix|hulu|disney\s?(?:\+|plus)|hbo max|prime video|amazon prime|apple tv\+?"
                      r"|paramount\s?(?:\+|plus)|peacock|crunchyroll|britbox|now tv|youtube (?:premium|tv)|sling tv|fubo(?:tv)?")
+# a barber's shop named in lower case: "barbería don chuy", "marcus's shop", "sharp edge barbers"
+BARBER_SHOP = r"barber[ií]a [a-z]+|[a-z]+'s (?:shop|barbers?|salon)|[a-z]+ (?:barbers|barbershop|salon)"
 COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling|(?:in|by) (?:my |the )?car"
                 r"|(?:on|off|via|take) the (?:[mai]-?|us-?)?\d{1,3}|motorway|freeway|highway|interstate")
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a name may end in "+" ("disney+")
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
-                                    ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE))}
+                                    ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE),
+                                    ("barber", BARBER_SHOP))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
@@ -67,7 +70,8 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"|哈弗|五菱|问界|极氪|红旗|卡罗拉|凯美瑞|朗逸|思域|雅阁|速腾|帕萨特|宏光"),
     "commute": (
         r"bus|buses|train|trains|tram|tube|metro|subway|underground|ferry|e-bike|ebike|bike|bicycle|scooter|e-scooter"
-        r"|car ?pool|carshare|lift share|on foot|cycle|cycling|walk|walking|overground|shuttle",
+        r"|car ?pool|carshare|lift share|on foot|cycle|cycling|walk|walking|overground|shuttle|taxi|cab|uber|lyft|ola"
+        r"|rickshaw|auto-?rickshaw|tuk-?tuk",
         r"地铁|公交|公交车|巴士|大巴|自行车|单车|电动车|电瓶车|摩托|步行|走路|骑车|打车|拼车|轮渡|班车|高铁|通勤"),
     "instrument": (
         r"piano|keyboard|guitar|bass guitar|bass|ukulele|violin|viola|cello|double bass|drums?|drum kit|flute|clarinet"
