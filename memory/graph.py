@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
-from itertools import combinations
-from typing import TYPE_CHECKING, Iterable
+from itertools import chain, combinations
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .clock import ensure_utc
 from .model import MemoryUnit
@@ -235,33 +235,33 @@ class MemoryGraph:
     def neighbours(self, node: str, as_of: datetime, kinds: set[str] | None = None) -> list[tuple[str, str]]:
         """(neighbour, edge kind) pairs around `node`, both directions, valid at `as_of`."""
         with self._lock:
-            if node not in self.g:
-                return []
-            found: dict[tuple[str, str], None] = {}
-            edges = [(v, d) for _, v, d in self.g.out_edges(node, data=True)]
-            edges += [(u, d) for u, _, d in self.g.in_edges(node, data=True)]
-            for other, data in edges:
-                kind = data.get("kind", "")
-                if kinds and kind not in kinds:
-                    continue
-                if true_at(data, as_of) and self.node_valid(other, as_of):
-                    found[(other, kind)] = None
-            return list(found)
+            return list(self._valid_neighbours(node, as_of, kinds))
 
     def memories_about(self, entity_id: int, as_of: datetime, most: int | None = None) -> list[int] | None:
         """Memories mentioning an entity, valid at `as_of`; None when more than `most` do (counted no further: a
         speaker's name in every turn of a conversation is not read through)."""
         with self._lock:
-            node = entity_node(entity_id)
-            if node not in self.g:
-                return []
-            found: dict[int, None] = {}
-            for memory, _, data in self.g.in_edges(node, data=True):
-                if data.get("kind") == "mentions" and true_at(data, as_of) and self.node_valid(memory, as_of):
-                    found[int(memory[2:])] = None
-                    if most is not None and len(found) > most:
-                        return None
-            return list(found)
+            found = []
+            for memory, _ in self._valid_neighbours(entity_node(entity_id), as_of, {"mentions"}):
+                found.append(int(memory[2:]))
+                if most is not None and len(found) > most:
+                    return None
+            return found
+
+    def _valid_neighbours(self, node: str, as_of: datetime, kinds: set[str] | None) -> Iterator[tuple[str, str]]:
+        """`neighbours` one at a time, each (neighbour, edge kind) once, checked only when reached; under the lock."""
+        if node not in self.g:
+            return
+        seen: set[tuple[str, str]] = set()
+        edges = chain(((v, d) for _, v, d in self.g.out_edges(node, data=True)),
+                      ((u, d) for u, _, d in self.g.in_edges(node, data=True)))
+        for other, data in edges:
+            kind = data.get("kind", "")
+            if (kinds and kind not in kinds) or (other, kind) in seen:
+                continue
+            if true_at(data, as_of) and self.node_valid(other, as_of):
+                seen.add((other, kind))
+                yield other, kind
 
     def degree_over(self, node: str, most: int) -> bool:
         """Whether more than `most` edges touch the node (counted no further)."""

@@ -89,6 +89,8 @@ _PET = (r"(?:[a-z-]+\s+){0,2}?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|guine
 _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electric guitar|ukulele|violin|viola|cello|double bass"
                r"|drums|drum kit|flute|clarinet|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica"
                r"|oboe|bassoon|french horn|tuba|recorder)")
+# instruments a statement names as played, taken up or given up
+_PLAYED = r"piano|guitar|violin|cello|drums|flute|saxophone|trumpet|ukulele|harp|clarinet"
 _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|orangetheory|crossfit|f45|equinox|david lloyd"
         r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)|\w*boulder(?!ing\b)\w*"
         r"|(?:bouldering|climbing) (?:hall|gym)"
@@ -639,12 +641,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)(?:\d+\w*)?\b"
                     r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
-    "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:piano|guitar|violin|cello|drums"
-                   r"|flute|saxophone|trumpet|ukulele|bass|harp|clarinet)\b"
+    "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:" + _PLAYED + r"|bass)\b"
                    # "started piano lessons", "gave up on guitar", "cello practice every night"
                    r"|\b(?:(?:started|starting|learning|took up|taken up|gave up(?: on)?|giving up(?: on)?|quit|stopped"
-                   r"|dropped|practi[sc]ing)\s+(?:the\s+)?(?:piano|guitar|violin|cello|drums|flute|saxophone|trumpet|ukulele"
-                   r"|harp|clarinet)|(?:piano|guitar|violin|cello|drum|flute|saxophone|sax|trumpet|ukulele|harp|clarinet)"
+                   r"|dropped|practi[sc]ing)\s+(?:the\s+)?(?:" + _PLAYED + r")|(?:" + _PLAYED.replace("drums", "drum") + r"|sax)"
                    r" (?:lessons?|classes|teacher|tutor|practice|grade \d))\b"
                    r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
