@@ -199,8 +199,9 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     if AGGREGATE.search(query) and not ELAPSED.search(query):  # a hit from each conversation before a second from one
         ranked = _spread_origins(index, ranked.take(positions))
         positions = np.arange(len(ranked.ids))
-    top = _candidates(ranked, positions[:k], candidates, asked)
-    units = parts.store.memories_by_id([c.memory_id for c in top] + [h.id for h in superseded] + list(earlier))
+    top, read_from = _in_own_words(index, _candidates(ranked, positions[:k], candidates, asked))
+    units = parts.store.memories_by_id([c.memory_id for c in top] + list(read_from.values())
+                                       + [h.id for h in superseded] + list(earlier))
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
@@ -213,11 +214,25 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                           _left_behind_by_words(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
                                                 terms)
                           if memory_id not in no_longer})
-    results = [_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
-                             c.why + ([no_longer[c.memory_id]] if c.memory_id in no_longer else []),
-                             valid=true_at(units[c.memory_id], as_of, recorded_by=recorded_by)
-                             and c.memory_id not in no_longer)
-               for c in top if c.memory_id in units]
+
+    def valid(memory_id: int) -> bool:
+        return memory_id not in no_longer and (memory_id not in units
+                                               or true_at(units[memory_id], as_of, recorded_by=recorded_by))
+
+    def why_not(memory_id: int) -> list[str]:
+        return [no_longer[memory_id]] if memory_id in no_longer else []
+
+    results = []
+    for c in top:
+        if c.memory_id not in units:
+            continue
+        distilled = read_from.get(c.memory_id)
+        results.append(_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
+                                     c.why + why_not(c.memory_id) + (why_not(distilled) if distilled else []),
+                                     valid=valid(c.memory_id) and (distilled is None or valid(distilled))))
+        if distilled in units:  # the fact the rules read from the message follows it
+            results.append(_recollection(parts, units[distilled], c.score * SCORE_SCALE, c.why + why_not(distilled),
+                                         valid=valid(distilled)))
     history = [(unit, SUPERSEDED) for unit in superseded] + [(units[i], why) for i, why in no_longer.items()]
     results = _insert_history(parts, results, history, units)
     confident = _is_confident(parts, top, terms)
@@ -817,6 +832,35 @@ def _collapse_turns(index: HybridIndex, ranked: Pool) -> np.ndarray:
         earlier[found] = (events[at[found]] == event[mine][found]) & (position[theirs][first[at[found]]] < position[mine][found])
         hidden[np.flatnonzero(mine)] = earlier
     return np.flatnonzero(~hidden)
+
+
+def _own_words(index: HybridIndex, memory_id: int) -> int:
+    """The chat turn a memory was distilled from when the memory holds no time of its own, else the memory."""
+    turn = _said_in(index, memory_id)
+    if turn != memory_id and index.attrs(turn)[1] == index.attrs(memory_id)[1]:
+        return turn
+    return memory_id
+
+
+def _in_own_words(index: HybridIndex, top: list[Candidate]) -> tuple[list[Candidate], dict[int, int]]:
+    """A memory distilled from a chat message stands in the results as the message itself: the user's own words,
+    dated and whole, not the rules' retelling of them ("用户喝茶。" for "咖啡戒了快一个月了，现在只喝茶"). The turn
+    takes the memory's place, score and reasons, and is valid only while the memory is. A memory that holds a time
+    of its own ("moved to Leeds two weeks ago": since the 6th, told on the 20th) stays: the message cannot say it.
+    Returns the candidates and, for each turn that stands for a memory, that memory."""
+    out: list[Candidate] = []
+    read_from: dict[int, int] = {}
+    shown = {candidate.memory_id for candidate in top}
+    for candidate in top:
+        turn = _own_words(index, candidate.memory_id)
+        if turn in shown and turn != candidate.memory_id:  # its message is among the results already
+            continue
+        if turn != candidate.memory_id:
+            shown.add(turn)
+            read_from[turn] = candidate.memory_id
+            candidate = replace(candidate, memory_id=turn)
+        out.append(candidate)
+    return out, read_from
 
 
 def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], query: str,

@@ -231,7 +231,7 @@ def find_auth_headers(text: str) -> Iterator[Span]:
 
 # --- labelled secrets: `password: …`, `api_key = "…"`, `密码是…` ----------------------------
 
-_EN_HIT = re.compile(r"[PpSsTtKk](?:ass|ASS|wd|WD|w[^A-Za-z0-9]|W[^A-Za-z0-9]|ecret|ECRET|oken|OKEN|ey|EY|IN|in)")
+_EN_HIT = re.compile(r"[PpSsTtKk](?:ass|ASS|wd|WD|w[^A-Za-z0-9]|W[^A-Za-z0-9]|ecret|ECRET|oken|OKEN|ey|EY|IN|in)|[Cc]ode|CODE")
 _CN_HIT = re.compile(r"密码|密碼|口令|密钥|密鑰|秘钥|秘鑰|令牌")
 
 _EN_LABEL = re.compile(
@@ -243,7 +243,9 @@ _EN_LABEL = re.compile(
       | (?P<token>token)
       | (?P<key>key)
       | (?P<password>pass(?:word|wd|phrase|code)? | pass[ _-]word | pwd | pw
-                    | pin(?:[ _-]?(?:code|number)|码|碼)?)
+                    | pin(?:[ _-]?(?:code|number)|码|碼)?
+                    | (?:front[ _-]?door|door|gate|alarm|building|entry|entrance|lock|safe|keypad|garage|locker|access
+                      |security|lockbox|key[ _-]?safe|key[ _-]?box)[ _-]?code)
     )(?![A-Za-z0-9])
     (?:[ \t]+(?:for|of|to|on)[ \t]+[\w.@-]{1,40})?   # password for gmail: …
     (?:\*\*|__|[*_`])?(?:["']\]?)?                 # **password**, "password", ['password']
@@ -356,7 +358,7 @@ def _looks_like_password(value: str) -> bool:
     return len(core) >= 6 and has_letter and has_other
 
 
-_PIN = re.compile(r"\d{4,8}")
+_PIN = re.compile(r"[#*]?\d{4,8}[#*]?")
 
 
 def _looks_like_token(value: str) -> bool:
@@ -373,13 +375,15 @@ def _labelled_value(text: str, match: re.Match[str]) -> Span | None:
     start, end = span
     groups = match.groupdict()
     kind = next(name for name in _KINDS if groups.get(name) is not None)
-    pin_digits = (kind == "password" and groups[kind][:3].lower() == "pin"
-                  and bool(_PIN.fullmatch(text[start:end].rstrip(".!?,;:"))))
+    label = groups[kind].lower()
+    # a PIN, or the code of a door, a gate or an alarm ("building door code is 4471#"): digits only
+    numeric = kind == "password" and (label[:3] == "pin" or label.endswith("code") and not label.startswith("pass"))
+    pin_digits = numeric and bool(_PIN.fullmatch(text[start:end].rstrip(".!?,;:")))
     if kind != "password" or pin_digits:  # trailing sentence punctuation is no part of a token; in a password it may be
         while end > start and text[end - 1] in ".!?,;:":
             end -= 1
     value = text[start:end]
-    if kind == "password" and groups[kind][:3] in ("pin", "Pin") and not pin_digits:
+    if numeric and not pin_digits and (groups[kind][:3] in ("pin", "Pin") or label.endswith("code")):
         return None  # "pin" not in capitals labels only a PIN's digits ("my pin is 4829", not "the pin is bent")
     if (groups.get("space") is not None or groups.get("aside") is not None) and not (
             pin_digits or kind == "password" and _looks_like_password(value)

@@ -241,9 +241,30 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "barber",
-        cues_en=_words("barber barbers hairdresser hairdressers haircut haircuts hairstylist"),
+        cues_en=_words("barber barbers barbershop barbershops hairdresser hairdressers haircut haircuts hairstylist salon"),
         cues_zh=_words("理发 剪头 剪头发 发型师 理发店"),
         cue_phrases=("cuts my hair", "cut my hair", "does my hair", "do my hair", "cutting my hair"),
+    ),
+    Slot(
+        "childcare",  # who looks after the user's child: "who's looking after my daughter during the week now?"
+        cues_en=_words("childcare nursery daycare childminder nanny babysitter preschool creche kindergarten"),
+        cues_zh=_words("托班 托儿所 幼儿园 保姆 育儿嫂 带娃 看孩子 带孩子 托管 晚托"),
+        cue_phrases=tuple(f"{verb} {whose} {child}" for verb in ("looking after", "looks after", "look after", "minds",
+                                                                   "minding", "watches", "watching")
+                          for whose in ("my", "our", "the") for child in ("kids", "kid", "children", "son", "daughter",
+                                                                            "baby", "toddler", "little one")),
+    ),
+    Slot(
+        "landlord",  # who the user rents from: "who owns the flat I rent?"
+        cues_en=_words("landlord landlady"),
+        cues_zh=_words("房东 房主 二房东"),
+        cue_phrases=("i rent", "we rent", "rent from", "renting from", "letting agent", "pay rent to", "pay my rent"),
+    ),
+    Slot(
+        "blood_type",  # "if I ever needed a transfusion, what type should they give me?"
+        cues_en=_words("transfusion transfusions"),
+        cues_zh=_words("血型 输血 熊猫血"),
+        cue_phrases=("blood type", "blood group"),
     ),
     Slot(
         "dentist",

@@ -360,6 +360,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # fresh cut at barbería don chuy", "had my cleaning with Dr. Okafor"); a bouldering hall is a gym; one thing left
     # for another is a switch ("ditched voda for giffgaff"); "renewed" and "dumped" open news; 烟我戒了
     ("m030_statement_marks", m008_statement_marks),
+    # who looks after the user's child, the landlord and the blood type are words on their own attributes ("starts at
+    # little acorns nursery", "my landlord is a guy called derek", "my blood type is o negative"); "been with lloyds",
+    # a current account, "i'm on ee", a 30gb plan; a barber's by its kind of name ("going to fade factory now"); an
+    # emoji ends a sentence; Chinese said topic first ("车险一直是平安的", "今年车险续的人保") or by its rate ("每天两杯美式")
+    ("m031_statement_marks", m008_statement_marks),
 ]
 
 

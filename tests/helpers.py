@@ -32,3 +32,15 @@ def first_message_id(eng: Engram, question: str) -> str:
 def by_text(found: list, text: str):
     """The first of the recollections `found` whose memory's text holds `text`."""
     return next(rec for rec in found if text in rec.unit.content)
+
+
+def first_fact(found: list):
+    """The fact a recall answers with: the first result when it is one; when the first is the user's message a fact
+    was read from, that fact, which follows the message (`recall._in_own_words`)."""
+    first = found[0]
+    if first.unit.type != "chat_turn":
+        return first
+    fact = found[1]
+    assert fact.unit.type != "chat_turn" and fact.unit.event_id == first.unit.event_id, "no fact read from the first"
+    assert fact.valid == first.valid
+    return fact

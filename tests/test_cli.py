@@ -60,8 +60,11 @@ def test_remember_and_recall_json_shape(home):
                           "superseded_by", "source"}
     assert set(first["source"]) == {"kind", "ref", "lines", "message_id"}
     assert "latte" in first["content"].lower()
+    assert first["type"] == "chat_turn"  # the user's own words, then the fact read from them
+    fact = data["results"][1]
+    assert fact["type"] == "user_profile" and "latte" in fact["content"].lower()
     old = [r for r in data["results"] if "americano" in r["content"].lower() and r["type"] != "chat_turn"]
-    assert old and old[0]["superseded_by"] == first["id"]
+    assert old and old[0]["superseded_by"] == fact["id"]
 
     april = json.loads(cli("recall", "what coffee do I drink", "--as-of", "2026-04-15", "--json", home=home).stdout)
     assert "americano" in april["results"][0]["content"].lower()

@@ -5,7 +5,7 @@ import pytest
 from memory import ChatMessage
 from memory.embed import HashingEmbedder
 from memory.extract.held_values import closed_values, may_end, names_either
-from tests.helpers import at, open_engram
+from tests.helpers import first_fact, at, open_engram
 
 HELD = {"car": ["Fiat Panda"], "drink_preference": ["herbal tea"], "employer": ["Acme Corp"], "pet": ["Rufus"],
         "commute": ["bus and bike for me from now on"]}
@@ -46,13 +46,13 @@ def test_a_value_ended_by_name_is_history_and_the_ending_answers_what_holds_now(
     engram.remember("Parking in town is impossible.", at=at("2024-03-06T09:00:00"))
     engram.remember("My brother sold his Panda, he wants mine now.", at=at("2024-05-01T09:00:00"))
     before = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))
-    assert before.results[0].unit.content == "User drives Fiat Panda." and before.results[0].valid
+    assert first_fact(before.results).unit.content == "User drives Fiat Panda." and first_fact(before.results).valid
     engram.remember("Sold the Panda last month, it's bus and bike for me from now on.", at=at("2024-07-12T09:00:00"))
     after = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
-    assert after.results[0].unit.content == "User no longer drives Fiat Panda."
+    assert first_fact(after.results).unit.content == "User no longer drives Fiat Panda."
     assert any(r.unit.content == "User drives Fiat Panda." and not r.valid for r in after.results)
     then = engram.recall("What car do I drive?", as_of=at("2024-06-01T00:00:00"))  # what was true then stays
-    assert then.results[0].unit.content == "User drives Fiat Panda." and then.results[0].valid
+    assert first_fact(then.results).unit.content == "User drives Fiat Panda." and first_fact(then.results).valid
 
 
 def test_a_value_stated_and_ended_in_one_imported_chat_is_closed_by_the_later_message(engram):
@@ -62,7 +62,7 @@ def test_a_value_stated_and_ended_in_one_imported_chat_is_closed_by_the_later_me
                     session_id="s2"),
     ])
     result = engram.recall("What car do I drive?", as_of=at("2024-08-01T00:00:00"))
-    assert result.results[0].unit.content == "User no longer drives Fiat Panda."
+    assert first_fact(result.results).unit.content == "User no longer drives Fiat Panda."
 
 
 def test_a_held_value_that_died_or_was_lost_as_the_subject_ends_but_an_outing_or_an_exam_does_not():
@@ -92,9 +92,9 @@ def test_a_closing_that_names_something_else_ends_nothing_the_user_holds(engram)
     assert timeline["User works at Deloitte."].valid_until is None
     quit_twitter = timeline["User no longer works at Twitter."]
     assert quit_twitter.valid_until == quit_twitter.valid_from  # kept, holding the slot for no moment
-    assert engram.recall("Where do I work?").results[0].unit.content == "User works at Deloitte."
+    assert first_fact(engram.recall("Where do I work?").results).unit.content == "User works at Deloitte."
     engram.remember("I joined Google.", at=at("2024-07-10T09:00:00"))  # a later value still ends Deloitte
-    assert engram.recall("Where do I work?").results[0].unit.content == "User joined Google."
+    assert first_fact(engram.recall("Where do I work?").results).unit.content == "User joined Google."
     assert engram.store.open_values("user")["employer"] == ["Google"]
     engram.remember("I left Google.", at=at("2024-09-10T09:00:00"))  # a closing that names it ends it
     assert "employer" not in engram.store.open_values("user")

@@ -53,6 +53,18 @@ def results(engram, question: str):  # as of a moment after every message
     ("had to change dentists, the new one is dr park near work", "§dentist"),  # "had to" before a change
     ("went with churchill for £480 instead, same cover", "§insurer"),  # an insurer by its cover
     ("just joined the bouldering hall by the canal, so many routes", "§gym"),  # a bouldering hall is a gym
+    ("been with lloyds since i started uni lol, current account + savings all there", "§bank"),  # a bank in lower case
+    ("i'm on ee, 30gb plan for £22 a month", "§mobile_network"),  # a data plan
+    ("been on ee for years, never had a problem", "§mobile_network"),  # a network in lower case
+    ("been with monzo forever, the app is great", "§bank"),  # a bank by name
+    ("my daughter maya starts at little acorns nursery next week", "§childcare"),  # who looks after the child
+    ("pulled maya out of nursery. she's at her grandma's on weekdays now", "§childcare"),
+    ("my landlord is a guy called derek hughes, super slow at fixing anything", "§landlord"),  # not about someone else
+    ("my blood type is o negative btw, found out when i donated", "§blood_type"),
+    ("tony retired 😢 going to fade factory on the high st now", "§barber"),  # an emoji ends the sentence before it
+    ("车险一直是平安的，理赔挺快", "§insurer"),  # the thing first, what it has always been
+    ("今年车险续的人保，比去年便宜了八百多", "§insurer"),  # renewed with
+    ("每天至少两杯美式，不喝就没精神", "§drink_preference"),  # a habit by its rate
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -245,3 +257,69 @@ def test_chinese_membership_given_back_answers_a_yes_no_question(engram):
     engram.remember("超市会员卡积分怎么兑换", at=at("2024-01-18T09:00:00"))
     found = results(engram, "我还是那个视频网站的会员吗？")
     assert "会员我退了" in found[0].unit.content
+
+
+@pytest.mark.parametrize("text", [
+    "my landlord is a guy called derek hughes",  # who the landlord is: the user's own
+])
+def test_naming_ones_landlord_is_no_message_about_someone_else(text):
+    assert "§others" not in statement_marks(text)
+    assert "§others" in statement_marks("my landlord is useless, the boiler broke again")
+
+
+def test_a_bank_in_lower_case_is_history_once_everything_moved(engram):
+    engram.remember("is it worth keeping money in premium bonds or nah", at=at("2023-11-02T09:00:00"))
+    engram.remember("been with lloyds since i started uni lol, current account + savings all there",
+                    at=at("2023-11-20T09:00:00"))
+    engram.remember("finally moved everything over to monzo this week 🎉 the app is sooo much better",
+                    at=at("2024-02-15T09:00:00"))
+    found = results(engram, "which bank do i keep my money with now?")
+    assert "monzo" in found[0].unit.content
+    assert not by_text(found, "lloyds").valid
+
+
+def test_who_looks_after_the_child_now_leaves_the_nursery_behind(engram):
+    engram.remember("my daughter maya starts at little acorns nursery next week, mon-wed", at=at("2023-09-01T09:00:00"))
+    engram.remember("daughter wants a bike for her bday, what size for a 3yo?", at=at("2023-11-30T09:00:00"))
+    engram.remember("we've pulled maya out of nursery, fees were insane. she's at her grandma's on weekdays now",
+                    at=at("2024-02-05T09:00:00"))
+    found = results(engram, "who's looking after my daughter during the week now?")
+    assert "grandma" in found[0].unit.content
+    assert not by_text(found, "little acorns").valid
+
+
+def test_a_landlord_and_a_blood_type_are_found_by_what_they_are(engram):
+    engram.remember("the flat white at the new place on the corner is 😍", at=at("2023-08-03T09:00:00"))
+    engram.remember("my landlord is a guy called derek hughes, super slow at fixing anything", at=at("2023-08-15T09:00:00"))
+    engram.remember("how do i get my full deposit back when i move out of a rental?", at=at("2023-10-22T09:00:00"))
+    engram.remember("what type of plant survives in a dark bathroom", at=at("2023-10-23T09:00:00"))
+    engram.remember("my blood type is o negative btw, found out when i donated last year", at=at("2023-10-24T09:00:00"))
+    engram.remember("need a blood test for my visa, do i have to fast?", at=at("2023-10-25T09:00:00"))
+    assert "derek" in results(engram, "who owns the flat i rent?")[0].unit.content
+    assert "o negative" in results(engram, "if i ever needed a transfusion, what type should they give me?")[0].unit.content
+
+
+def test_the_barbershop_before_the_switch(engram):
+    engram.remember("my barber is tony at sharp cuts, been going there for years", at=at("2023-03-20T09:00:00"))
+    engram.remember("switched my phone to dark mode and now i can't find the setting back lol", at=at("2023-07-11T09:00:00"))
+    engram.remember("tony retired 😢 going to fade factory on the high st now, they're decent", at=at("2023-10-02T09:00:00"))
+    assert "sharp cuts" in results(engram, "which barbershop did i use before i switched?")[0].unit.content
+    assert "fade factory" in results(engram, "which barbershop do i go to now?")[0].unit.content
+
+
+def test_chinese_insurer_said_topic_first_is_history_after_a_renewal_elsewhere(engram):
+    engram.remember("汽车保养多久做一次啊", at=at("2023-02-14T09:00:00"))
+    engram.remember("车险一直是平安的，理赔挺快", at=at("2023-03-01T09:00:00"))
+    engram.remember("公司要我们自己交补充医疗保险吗", at=at("2023-11-08T09:00:00"))
+    engram.remember("今年车险续的人保，比去年便宜了八百多", at=at("2024-02-28T09:00:00"))
+    found = results(engram, "我的汽车保险现在是哪家公司？")
+    assert "人保" in found[0].unit.content
+    assert not by_text(found, "平安").valid
+
+
+def test_a_condition_is_no_drink_the_user_does_not_drink():
+    from memory.extract.facts import find_statements
+
+    assert not [f for f in find_statements("每天至少两杯美式，不喝就没精神") if "没精神" in f.content]
+    ended = find_statements("咖啡戒了快一个月了，现在只喝茶，睡眠好多了")
+    assert any(f.ends == "咖啡" for f in ended)  # the drink first, then 戒了

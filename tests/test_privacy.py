@@ -478,6 +478,11 @@ def test_a_password_right_after_its_label_with_no_colon(redactor: Redactor, text
     ("pin: top", "pin: top"),
     ("pin the poster up at 4pm", "pin the poster up at 4pm"),
     ("PIN 12", "PIN 12"),
+    # the code of a door, a gate or an alarm: its digits only
+    ("building door code is 4471# btw, putting it here", "building door code is [REDACTED:password] btw, putting it here"),
+    ("gate code: 2580", "gate code: [REDACTED:password]"),
+    ("the door code changed again", "the door code changed again"),
+    ("what's the dress code, zip code is 90210", "what's the dress code, zip code is 90210"),
     # a token right after its label with no colon: token-shaped values only
     ("here's the staging API key sk-live-9f8A2bQ7xLm30 for later", "here's the staging API key [REDACTED:api_key] for later"),
     ("access token ghp_abcdefghij1234567890XYZ.", "access token [REDACTED:token]."),

@@ -14,6 +14,10 @@ def eng():
     engram.close()
 
 
+def by_text_in(results, text):
+    return next(r for r in results if text in r.unit.content)
+
+
 def ids(result):
     return [r.unit.id for r in result.results]
 
@@ -22,10 +26,12 @@ def test_knowledge_update_english(eng):
     eng.remember("I drink Americano every morning.", at=at("2026-03-02T08:00:00"))
     eng.remember("I switched to oat latte.", at=at("2026-05-03T08:00:00"))
     now = eng.recall("what coffee do I drink")
-    first = now.results[0]
-    assert "latte" in first.unit.content.lower() and first.valid
+    said, first = now.results[:2]  # the user's message, then the fact read from it
+    assert said.unit.content == "I switched to oat latte." and said.valid
+    assert "latte" in first.unit.content.lower() and first.valid and first.unit.type == "user_profile"
     americano = [r for r in now.results if "americano" in r.unit.content.lower() and r.unit.type != "chat_turn"]
     assert americano and not americano[0].valid and americano[0].unit.superseded_by == first.unit.id
+    assert not by_text_in(now.results, "Americano every morning").valid  # the message it was read from, too
     assert now.confident
 
     april = eng.recall("what coffee do I drink", as_of=at("2026-04-15T00:00:00"))

@@ -23,7 +23,8 @@ from tests.helpers import at, first_message_id, open_engram, remember_daily
     ("I'm vegetarian, like my sister", ["§diet", "§said"]),
     # the user only reacts to someone else, or tells news of their own beside them
     ("my friend has three kids under 5, i genuinely don't know how she does it", ["§said", OTHERS_MARK]),
-    ("our twins Amara and Kofi started nursery this week, I cried more than they did", ["§children", "§said"]),
+    ("our twins Amara and Kofi started nursery this week, I cried more than they did",
+     ["§children", "§childcare", "§said"]),
     # a relation after a modifier of its own: someone else's partner is not the user's
     ("我室友的男朋友天天来我们家蹭饭，好烦", ["§told", OTHERS_MARK]),
     ("老家的亲戚又在群里发养生文章 服了", [OTHERS_MARK]),
@@ -85,9 +86,11 @@ def test_a_property_of_someone_else_read_as_a_profile_fact_is_about_them_too():
     with open_engram() as eng:
         remember_daily(eng, ["my brother's birthday is june 3 and i already need gift ideas, he's impossible",
                              "it's my birthday week, turning 30 on the 14th, send wrinkle cream"])
-        brothers = "User's brother's birthday is june 3."
-        assert first_result(eng, "When's my birthday?").unit.content != brothers
-        assert first_result(eng, "When's my brother's birthday?").unit.content == brothers
+        mine = eng.recall("When's my birthday?", as_of=at("2025-02-01T00:00:00")).results
+        assert all(r.unit.content != "User's brother's birthday is june 3." for r in mine[:2])
+        brothers = eng.recall("When's my brother's birthday?", as_of=at("2025-02-01T00:00:00")).results
+        assert "june 3" in brothers[0].unit.content  # the message, and after it the fact read from it
+        assert brothers[1].unit.content == "User's brother's birthday is june 3."
 
 
 def first_result(eng, question: str):

@@ -102,8 +102,7 @@ def test_relative_dates_in_chat_resolve_against_the_message_time(earlier, later,
         assert now_city in moved.unit.content and moved.valid
         assert at("2024-06-05T00:00:00") <= moved.unit.valid_from <= at("2024-06-07T00:00:00")
         assert "2024-06-06" in moved.unit.content  # the absolute date beside the user's own words
-        before = next(r for r in eng.recall(query, as_of=at("2024-06-01T00:00:00"), k=5).results
-                      if r.unit.type == "user_profile")
+        before = eng.recall(query, as_of=at("2024-06-01T00:00:00"), k=5).results[0]  # the user's own words then
         assert then_city in before.unit.content and before.valid
     finally:
         eng.close()

@@ -17,6 +17,7 @@ from .relations import (ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, about_someone_el
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
+from .value_types import BANK as _BANK
 from .value_types import NETWORK as _NETWORK
 from .value_types import STREAMING_SERVICE as _STREAMING_SERVICE
 
@@ -472,7 +473,11 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
-    r"|(?:^|[。！？，,\s]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)")
+    r"|(?:^|[。！？，,\s]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
+    # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
+    r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
+    # a habit by its rate: "每天至少两杯美式", "一天一包烟"
+    r"|(?:^|[。！？，,\s]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
@@ -480,7 +485,7 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|unsubscribed|renewed|dumped"
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped"
     r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -505,7 +510,9 @@ _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four
 # A habit told with its subject dropped: "smoking like half a pack a day rn", "living on coffee these days", "been
 # teetotal since august" (not "been thinking about …", whose verb says what it is)
 _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\b)|smoking|vaping|drinking|living|working|commuting"
-                          r"|studying|renting|driving|biking|cycling|walking|riding|taking)\b", re.I)
+                          r"|studying|renting|driving|biking|cycling|walking|riding|taking"
+                          # "going to fade factory on the high st now": where the user goes these days
+                          r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead))\b", re.I)
 _COUNTED_HABITS = {"drink_preference", "smoking", "diet"}
 # Someone else's word reported ("doc says the palpitations are from caffeine"): no statement of the user's
 _REPORTED = re.compile(r"^(?!i\b|we\b)(?:(?:my|the|our|his|her)\s+)?[a-z']+(?:\s+[a-z']+)?\s+"
@@ -601,13 +608,13 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "drink_preference": (r"\b(?:drink\w*|teetotal|tee-total|on the wagon|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
                          r"|espresso|americano|matcha|wine|beer|cider|gin|whisk(?:e)?y|vodka|cocktail|kombucha)s?\b"
                          r"(?!\s+(?:" + MODIFIED_HEADS + r")s?\b))",
-                         r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒"),
+                         r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒|美式|拿铁|手冲|摩卡|澳白"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together"
                 r"|seeing (?:someone|somebody|a (?!therapist|counsell?or|doctor|physio|specialist|consultant|dentist"
                 r"|psychiatrist|psychologist|chiropractor|nutritionist|dietitian|tutor|coach)\w+|\w+ called"
                 r"|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
-                r"|been with|been together|in a relationship|called it quits|parted ways|made it official"
+                r"|been with(?! (?:" + _BANK + "|" + _NETWORK + r")\b)|been together|in a relationship|called it quits|parted ways|made it official"
                 r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?) together)\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
@@ -668,13 +675,33 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"保险|车险|医保|保单|投保|续保"),
     # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
     "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:fresh|new) (?:cut|fade|trim)"
-               r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?)\b",
+               r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?"
+               # a barber's by its kind of name: "fade factory", "kings clippers", "blade room"
+               r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)|[a-z]+ (?:fades|clippers))\b",
                r"理发|剪头|剪发|发型师|理发店|托尼老师|Tony老师"),
+    # who looks after the user's child: "starts at little acorns nursery", "she's at her grandma's on weekdays now",
+    # "孩子送托班了", "现在奶奶带"
+    "childcare": (r"\b(?:nursery|nurseries|day ?care|childminder|child-minder|nanny|au pair|pre-?school|kindergarten|creche"
+                  r"|crèche|after-?school (?:club|care|program)|breakfast club"
+                  r"|at (?:her|his|their) (?:grandma|grandpa|nana|nan|granny|gran|grandparents|nanny)'s"
+                  r"|(?:grandma|grandpa|nana|granny|gran|nan|grandparents|in-laws|mother-in-law|my mum|my mom)"
+                  r" (?:has|have|takes|take|looks after|look after|watches|watch|minds|mind|is looking after"
+                  r"|are looking after|has got) (?:her|him|them|the kids|the baby))\b",
+                  r"托班|托儿所|幼儿园|保姆|育儿嫂|托管|晚托|日托|早教|(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|婆婆|老人|爸妈|我妈)"
+                  r"(?:在|帮忙|帮着|帮我们)?带"),
+    # who the user rents from: "my landlord is a guy called derek", "we rent from a couple in leeds"
+    "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from)\b",
+                 r"房东|二房东|房主"),
+    # "my blood type is o negative", "I'm A+", "熊猫血"
+    "blood_type": (r"\b(?:blood (?:type|group)|(?:type )?(?:o|a|b|ab) ?(?:neg|negative|pos|positive)\b|rh ?(?:negative|positive))",
+                   r"血型|熊猫血|RH阴性|Rh阴性|rh阴性"),
     # who looks after the user's teeth: "my old dentist retired", "had my cleaning today with Dr. Okafor"
     "dentist": (r"\b(?:dentist\w*|dental|orthodontist|hygienist|(?:cleaning|check-?up|filling|crown|root canal)"
                 r"[^,.;!?]{0,20}\bdr\b)",
                 r"牙医|牙科|洗牙|看牙|补牙|矫正牙"),
-    "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) account (?:with|at)"
+    # "been with lloyds since uni, current account + savings all there"
+    "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) accounts?"
+             r"|(?:been|am|'m|are|'re|stayed|staying|stuck|sticking) with (?:" + _BANK + r")"
              r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?"
              r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
              r"|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
@@ -690,7 +717,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
     "mobile_network": (r"\b(?:ported my number|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
-                       r"|(?:on|with|to|joined) (?:" + _NETWORK + r")"
+                       r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
@@ -740,6 +767,10 @@ _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|big news|quick update|update|
                       r"|ok|okay|omg|ugh+|yay+|woo+|phew|welp|wow|ahh+|lol|haha+|yess+)\s*[—–:,!.-]*\s+)+", re.I)
 
 
+# chat ends a sentence with an emoji as often as with a full stop: "tony retired 😢 going to fade factory now"
+_SENTENCE_END = re.compile(r"(?<=[.!;\u2600-\u27bf\U0001f300-\U0001faff])\s+")
+
+
 def statement_topics(text: str) -> list[tuple[str, bool]]:
     """The attributes a first-person statement speaks about, each with whether it only negates ("no longer …").
 
@@ -753,7 +784,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     text = _told(text)
     if not text:
         return []
-    sentences = [_LEAD_IN.sub("", s.strip()) for s in re.split(r"(?<=[.!;])\s+", text)]
+    sentences = [_LEAD_IN.sub("", s.strip()) for s in _SENTENCE_END.split(text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     verb_first = any((VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
                      or _MILESTONE.match(s) or _RATE.match(s) for s in sentences)

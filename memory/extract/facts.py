@@ -101,6 +101,7 @@ def _zh(kind: str, body: str) -> _Rule:
     return _Rule(kind, re.compile(rf"^{body}$"), "zh")
 
 
+_ZH_DRINK = r"咖啡|奶茶|酒|啤酒|红酒|白酒|可乐|饮料|碳酸饮料|含糖饮料|咖啡因|酒精|气泡水|能量饮料|美式|拿铁"
 # First match wins, so specific and negated forms come before general ones.
 _MEMORY_RULES = [
     _en("name", r"(?:my name is|my name's|i'm called|i am called)\s+(?P<v>.+?)"),
@@ -136,7 +137,10 @@ _MEMORY_RULES = [
     _zh("drink_stop", rf"我{_ZADV}(?:戒掉了|戒了)(?P<v>[^烟]+?)"),
     _zh("drink_stop", rf"我{_ZADV}(?:把)(?P<v>[^烟]+?)(?:戒掉了|戒了)"),
     _zh("drink_stop", rf"我{_ZADV}戒(?P<v>[^烟]+?)了"),
-    _zh("drink_not", rf"我{_ZADV}(?:不|从不|从来不)喝(?P<v>.+?)"),
+    # the drink first, as chat says it: "咖啡戒了快一个月了"
+    _zh("drink_stop", rf"我{_ZADV}(?P<v>{_ZH_DRINK})(?:我|也|都|已经|早就?|彻底)*(?:戒掉了|戒了)(?:[^，,。]*)"),
+    # "不喝就没精神" is a condition, not a drink the user does not drink
+    _zh("drink_not", rf"我{_ZADV}(?:不|从不|从来不)喝(?![就都也会还的了吧呢啊])(?P<v>.+?)"),
     _zh("drink_switch", rf"我{_ZADV}(?:改喝|换喝|改成喝|换成喝|开始喝)了?(?P<v>.+?)了?"),
     _zh("switch", rf"我{_ZADV}(?:改成|换成)了?(?P<v>.+?)了?"),
     _zh("drink", rf"我{_ZADV}喝(?!了|多|醉|完|过)(?P<v>.+?)"),

@@ -49,9 +49,12 @@ _OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?P<of>[{HAN}]{{1,3}}的)
 _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣")
 _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
 # the user's topics a clause about one of their people still speaks of: "My boyfriend Marco keeps stealing the duvet"
-# tells who the partner is, "my manager priya is great" who the user reports to
-_RELATION_TOPICS_EN = ((_PARTNER_EN, "partner"), (_CHILD_EN, "children"), (r"boss|manager", "manager"))
-_RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (re.compile(r"老板|领导"), "manager"))
+# tells who the partner is, "my manager priya is great" who the user reports to, "my landlord is derek" who the user
+# rents from, "my daughter starts at little acorns nursery" who looks after the user's child
+_RELATION_TOPICS_EN = ((_PARTNER_EN, "partner"), (_CHILD_EN, "children"), (_CHILD_EN, "childcare"),
+                       (r"boss|manager", "manager"), (r"landlord|landlady", "landlord"))
+_RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (_CHILD_ZH, "childcare"),
+                       (re.compile(r"老板|领导"), "manager"), (re.compile(r"房东"), "landlord"))
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 # a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日
@@ -59,6 +62,9 @@ _KIN_MODIFIER_ATTRIBUTE = _KIN_MODIFIER_EN.replace(r"\s+", "_")
 _RELATIONS_PROPERTY = re.compile(rf"^{_KIN_MODIFIER_ATTRIBUTE}(?:{_RELATION_EN})s?_\w"
                                  rf"|^(?:{_RELATION_ZH})的?(?!{_RELATION_ZH})\w", re.I)
 _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
+# who one of the user's people is: "my landlord is a guy called derek hughes", "my manager is Priya"
+_IS_CALLED = re.compile(r"\s+(?:is|'s)\s+(?:(?:a|an|this|some)\s+(?:\w+\s+)?(?:guy|man|woman|lady|bloke|girl|couple|chap"
+                        r"|dude|fella|family|company|firm)\s+)?(?:called|named)\s+\w|\s+(?:is|'s)\s+(?-i:[A-Z][a-z]+)\b", re.I)
 _SAYS_OF_USER = re.compile(r"\b(?:said|says|told me|tells me|thinks|reckons|reckoned|mentioned)\s+(?:that\s+)?"
                            r"(?:i|i'm|i've|i'll|i'd|we|we're)\b|(?:说|觉得|告诉我)我", re.I)
 _MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|we've|us|our)\b|我", re.I)
@@ -127,8 +133,8 @@ def _someone_elses_word(clause: str) -> bool:
     subject = _subject_of_others(clause)
     if subject is None:
         return False
-    if _NAMED.match(clause, subject.end()) and someone_elses(clause):
-        return False  # the user's partner or child introduced by name ("My husband Kenji says hi"): the user's own
+    if (_NAMED.match(clause, subject.end()) or _IS_CALLED.match(clause, subject.end())) and someone_elses(clause):
+        return False  # the user's partner, child or landlord introduced by name ("My husband Kenji says hi"): the user's own
     return not _SAYS_OF_USER.search(clause)  # "My boss said I'm getting promoted": what they say is of the user
 
 

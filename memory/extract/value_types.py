@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DIET", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS", "VALUE_VERBS", "Switch",
+__all__ = ["BANK", "DIET", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS", "VALUE_VERBS", "Switch",
            "kinds_named", "kinds_that_left",
            "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
@@ -29,20 +29,29 @@ _NOT_MODIFIER = rf"(?!\s+(?:{MODIFIED_HEADS})s?\b)"
 LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian"
             r"|hindi|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh"
             r"|irish|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
-NETWORK = (r"giffgaff|(?-i:EE)|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
+NETWORK = (r"giffgaff|(?-i:EE)|(?<=on )ee|(?<=with )ee|(?<=to )ee|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
 STREAMING_SERVICE = (r"netflix|hulu|disney\s?(?:\+|plus)|hbo max|prime video|amazon prime|apple tv\+?"
                      r"|paramount\s?(?:\+|plus)|peacock|crunchyroll|britbox|now tv|youtube (?:premium|tv)|sling tv|fubo(?:tv)?")
+# a bank by name, in any case: "been with lloyds since uni", "moved everything over to monzo"
+BANK = (r"lloyds|barclays|hsbc|natwest|santander|monzo|starling|revolut|nationwide|halifax|tsb|first direct|metro bank"
+        r"|virgin money|co-?op bank|chase|wells fargo|bank of america|citi(?:bank)?|capital one|ally bank|td bank|rbc"
+        r"|scotiabank|commbank|commonwealth bank|anz|westpac|ing|n26|bunq|wise|chime|schwab|usaa|dbs|ocbc")
 # a barber's shop named in lower case: "barbería don chuy", "marcus's shop", "sharp edge barbers"
-BARBER_SHOP = r"barber[ií]a [a-z]+|[a-z]+'s (?:shop|barbers?|salon)|[a-z]+ (?:barbers|barbershop|salon)"
+BARBER_SHOP = (r"barber[ií]a [a-z]+|[a-z]+'s (?:shop|barbers?|salon)|[a-z]+ (?:barbers|barbershop|salon|fades|clippers)"
+               r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)")
+# who looks after a child, named: "little acorns nursery", "a childminder", "her grandma's"
+CHILDCARE = (r"(?:[a-z']+ ){1,2}(?:nursery|daycare|day care|pre-?school|kindergarten|montessori|creche)|nanny|childminder"
+             r"|au pair|(?:grandma|grandpa|nana|nan|granny|gran|grandparents)'s")
 COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling|(?:in|by) (?:my |the )?car"
                 r"|(?:on|off|via|take) the (?:[mai]-?|us-?)?\d{1,3}|motorway|freeway|highway|interstate")
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a name may end in "+" ("disney+")
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
                                     ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE),
-                                    ("barber", BARBER_SHOP))}
+                                    ("barber", BARBER_SHOP), ("bank", BANK),
+                                    ("childcare", CHILDCARE))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
