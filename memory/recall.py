@@ -59,7 +59,8 @@ _MANAGER_NAMED = re.compile(r"\b(?:manager|boss|supervisor|team lead|report(?:s|
                             r"|but|so|the|a|an|my|our|me|you|him|her|them|now|today|about|who|that|just|really|actually"
                             r"|still|tbh|lol|again|for|at|in|on|of|with)\b)[a-z][a-z'-]+", re.I)
 # the place a job or work is at, named in any case: "i'm an auditor at deloitte btw", "working for monzo"
-_EMPLOYER_NAMED = re.compile(r"\b(?:work(?:s|ed|ing)?|job|role|position|(?:an?|the) [\w-]+) (?:at|for|with) (?!(?:the moment|home"
+_EMPLOYER_NAMED = re.compile(r"\b(?:work(?:s|ed|ing)?|job|role|position|(?:an?|the) [\w-]+|started|starting|first day)"
+                             r" (?:at|for|with) (?!(?:the moment|home"
                              r"|night|least|most|times|work|all|it|that|this|them|me|us|you|ages|now|a while|the weekend)\b)"
                              r"[a-z][\w&'-]+", re.I)
 SUPERSEDED = "superseded slot value"

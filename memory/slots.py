@@ -17,7 +17,7 @@ __all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRAS
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}
 # Chinese drops the subject of a question about the user's own home or child ("家里网是哪个运营商的？", "娃周末上什么课？")
-_HOUSEHOLD_ZH = re.compile(r"家里|咱家|咱们|孩子|娃")
+_HOUSEHOLD_ZH = re.compile(r"家里|咱家|咱们|孩子|娃|儿子|女儿|闺女|丫头")
 _THIRD_PERSON_ZH = re.compile(r"[他她它]")
 
 
@@ -191,7 +191,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "instrument",
         cues_en=_words("instrument instruments play playing"),
-        cues_zh=_words("乐器 弹 拉 学什么乐器"),
+        cues_zh=_words("乐器 弹 拉 学什么乐器 学琴 练琴 钢琴课 琴课"),
         templates={
             "instrument": Template("User plays {v}.", "用户在学{v}。"),
             "instrument_stop": Template("User gave up {v}.", "用户不再学{v}了。", closes=True),
@@ -248,11 +248,16 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "childcare",  # who looks after the user's child: "who's looking after my daughter during the week now?"
         cues_en=_words("childcare nursery daycare childminder nanny babysitter preschool creche kindergarten"),
-        cues_zh=_words("托班 托儿所 幼儿园 保姆 育儿嫂 带娃 看孩子 带孩子 托管 晚托"),
+        cues_zh=_words("托班 托儿所 幼儿园 保姆 育儿嫂 带娃 看孩子 带孩子 托管 晚托 哪个园 什么园 转园"),
         cue_phrases=tuple(f"{verb} {whose} {child}" for verb in ("looking after", "looks after", "look after", "minds",
                                                                    "minding", "watches", "watching")
                           for whose in ("my", "our", "the") for child in ("kids", "kid", "children", "son", "daughter",
                                                                             "baby", "toddler", "little one")),
+    ),
+    Slot(
+        "investment",  # what the user holds: "我现在手里还有没有基金？", "am I still in that index fund?"
+        cues_en=_words("fund funds stocks investments invested investing portfolio etf etfs isa"),
+        cues_zh=_words("基金 股票 理财 定投 持仓 仓位 ETF 投资"),
     ),
     Slot(
         "landlord",  # who the user rents from: "who owns the flat I rent?"

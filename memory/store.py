@@ -365,6 +365,12 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # a current account, "i'm on ee", a 30gb plan; a barber's by its kind of name ("going to fade factory now"); an
     # emoji ends a sentence; Chinese said topic first ("车险一直是平安的", "今年车险续的人保") or by its rate ("每天两杯美式")
     ("m031_statement_marks", m008_statement_marks),
+    # joining a place is a word on the employer ("joining deliveroo on the 4th"), a state with "I'm" dropped one on its
+    # attribute ("fully vegan as of jan 1st"); what comes before news without a subject of the user's is someone else's
+    # ("marco moved to florida 😢 ended up going with …"); Chinese that drops the 我 of 我女儿 is about the user's child,
+    # and who looks after a child is the user's arrangement, not news of someone else's ("女儿在阳光幼儿园上小班"); lessons
+    # ("钢琴课", 钢琴课退了) and what the user does for a child ("给儿子报了…"); a fund held or cashed out (易方达, 全部赎回)
+    ("m032_statement_marks", m008_statement_marks),
 ]
 
 

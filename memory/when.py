@@ -400,7 +400,11 @@ def _this_month_name(m, ref):
 
 
 @_pattern(r"\b(?:in|since|from|until|till|by|as of|starting|back in|early|late|mid-?)\s+(?P<mon>(?-i:January|February"
-          r"|March|April|May|June|July|August|September|October|November|December))(?!\s*\d)", relative=True)
+          r"|March|April|May|June|July|August|September|October|November|December)"
+          # chat writes the month in lower case: "back in march", "since september" (not "may be", "march on")
+          r"|(?-i:january|february|april|june|july|august|september|october|november|december"
+          r"|march(?!\s+(?:on|past|through|to|in|of)\b)|may(?!\s+(?:be|have|not|i|we|you|it|as|well|also|need)\b)))"
+          r"(?!\s*\d)", relative=True)
 def _bare_month_name(m, ref):
     """"since March", "in May": the latest such month up to now (a month name alone says no year);
     said in the future tense ("see you in January", "will take place in February"), the next one."""

@@ -323,3 +323,63 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     assert not [f for f in find_statements("每天至少两杯美式，不喝就没精神") if "没精神" in f.content]
     ended = find_statements("咖啡戒了快一个月了，现在只喝茶，睡眠好多了")
     assert any(f.ends == "咖啡" for f in ended)  # the drink first, then 戒了
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("handed in my notice at monzo 👋 joining deliveroo on the 4th, their data team", "§employer"),  # joining a place
+    ("update: fully vegan as of jan 1st. no more cheese 😭 or eggs", "§diet"),  # a state, "I'm" dropped
+    ("女儿在小区里的阳光幼儿园上小班，老师人挺好的", "§childcare"),  # the user's child, 我 dropped
+    ("闺女转园了，现在去的是蓝天双语，接送远了点", "§childcare"),
+    ("给儿子报了周六上午的钢琴课，一节课280，有点肉疼", "§instrument"),  # what the user did for their child
+    ("钢琴课退了，孩子实在不喜欢", "§instrument~no"),  # lessons given up
+    ("我买了5万的易方达蓝筹精选，拿着看看", "§investment"),  # a fund held
+    ("那个基金我全部赎回了，亏了二十个点，不玩了", "§investment~no"),
+])
+def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
+    assert mark in statement_marks(text)
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("marco moved to florida 😢 ended up going with sharp & co on 5th ave", "§home_location"),  # marco's move
+    ("女儿在小区里的阳光幼儿园上小班，老师人挺好的", "§others"),  # who looks after the child is the user's arrangement
+    ("vegan food is great", "§diet"),
+])
+def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):
+    assert mark not in statement_marks(text)
+
+
+def test_a_job_left_for_another_leaves_the_first_day_behind(engram):
+    engram.remember("started at monzo today!! nervous af, the office has a slide??", at=at("2023-06-12T09:00:00"))
+    engram.remember("how do i politely say no to working weekends", at=at("2023-09-30T09:00:00"))
+    engram.remember("handed in my notice at monzo 👋 joining deliveroo on the 4th, their data team",
+                    at=at("2024-01-15T09:00:00"))
+    found = results(engram, "who's my employer now?")
+    assert "deliveroo" in found[0].unit.content
+    assert not by_text(found, "started at monzo").valid
+
+
+def test_chinese_kindergarten_changed_for_the_users_daughter(engram):
+    engram.remember("女儿在小区里的阳光幼儿园上小班，老师人挺好的", at=at("2023-09-01T09:00:00"))
+    engram.remember("幼儿园开学要准备些什么东西", at=at("2023-09-02T09:00:00"))
+    engram.remember("闺女转园了，现在去的是蓝天双语，接送远了点但是英语环境好", at=at("2024-03-01T09:00:00"))
+    found = results(engram, "我家丫头目前在哪个园？")
+    assert "蓝天双语" in found[0].unit.content
+    assert not by_text(found, "阳光幼儿园").valid
+
+
+def test_chinese_lessons_given_up_for_the_son_answer_whether_he_still_goes(engram):
+    engram.remember("给儿子报了周六上午的钢琴课，一节课280，有点肉疼", at=at("2023-09-09T09:00:00"))
+    engram.remember("儿子想学画画，几岁开始比较合适", at=at("2024-01-06T09:00:00"))
+    engram.remember("钢琴课退了，孩子实在不喜欢，剩下的课时钱也退回来了", at=at("2024-03-16T09:00:00"))
+    found = results(engram, "儿子周末还去学琴不？")
+    assert "钢琴课退了" in found[0].unit.content
+    assert not by_text(found, "一节课280").valid
+
+
+def test_a_fund_cashed_out_leaves_the_purchase_behind(engram):
+    engram.remember("我买了5万的易方达蓝筹精选，拿着看看", at=at("2023-05-01T09:00:00"))
+    engram.remember("手上有点闲钱放余额宝还是买理财", at=at("2023-08-01T09:00:00"))
+    engram.remember("那个基金我全部赎回了，亏了二十个点，不玩了", at=at("2024-02-01T09:00:00"))
+    found = results(engram, "我现在手里还有没有基金？")
+    assert "全部赎回" in found[0].unit.content
+    assert not by_text(found, "易方达").valid

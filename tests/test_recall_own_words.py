@@ -39,3 +39,4 @@ def test_a_memory_with_a_time_of_its_own_stands_for_itself(engram):
     found = engram.recall("where do I live", as_of=at("2024-06-10T00:00:00")).results
     moved = next(r for r in found if "Leeds" in r.unit.content)
     assert moved.unit.type == "user_profile" and moved.valid  # since the 6th, though told on the 20th
+

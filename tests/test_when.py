@@ -167,6 +167,21 @@ def test_a_bare_month_after_a_preposition_is_the_latest_such_month():
     assert not find_dates("you may go", THU) and not find_dates("this may be of interest", THU)
 
 
+@pytest.mark.parametrize("text, words", [
+    ("what was my tuesday evening thing back in march?", "back in march"),  # chat writes it in lower case
+    ("been freelancing since september", "since september"),
+    ("where did i live in may", "in may"),
+])
+def test_a_bare_month_in_lower_case_is_a_month(text, words):
+    (mention,) = find_dates(text, THU)
+    assert mention.words == words and mention.period.granularity == "month" and mention.period.start <= THU
+
+
+@pytest.mark.parametrize("text", ["in may be a problem", "the band will march on regardless", "we may be late"])
+def test_a_lower_case_month_word_that_is_a_verb_is_no_month(text):
+    assert not find_dates(text, THU)
+
+
 @pytest.mark.parametrize("text, start, end", [
     ("While I am in Lisbon (12–17 May 2026) Lena waters.", "2026-05-12", "2026-05-18"),
     ("Conference May 3-5, 2025, Berlin", "2025-05-03", "2025-05-06"),

@@ -17,6 +17,7 @@ from .relations import (ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, about_someone_el
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
+from .han import HAN_CHAR
 from .value_types import BANK as _BANK
 from .value_types import NETWORK as _NETWORK
 from .value_types import STREAMING_SERVICE as _STREAMING_SERVICE
@@ -472,6 +473,8 @@ _ZH_DROPPED_SUBJECT = re.compile(
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了)"
+    # what the user did for their child: "给儿子报了周六上午的钢琴课"
+    r"|(?:^|[。！？，,\s]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
     r"|(?:^|[。！？，,\s]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
@@ -485,7 +488,7 @@ VERB_FIRST = re.compile(
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped"
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -512,7 +515,11 @@ _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four
 _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\b)|smoking|vaping|drinking|living|working|commuting"
                           r"|studying|renting|driving|biking|cycling|walking|riding|taking"
                           # "going to fade factory on the high st now": where the user goes these days
-                          r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead))\b", re.I)
+                          r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead)"
+                          # "fully vegan as of jan 1st", "officially teetotal!": a state, "I'm" dropped
+                          r"|(?:(?:fully|officially|strictly|full|completely|basically|mostly|now)\s+)*"
+                          r"(?:vegetarian|veggie|vegan|pescatarian|keto|plant-based|teetotal|sober)"
+                          r"(?=\s*(?:$|[!.,;:]|as of|since|from|now|these days|for good|again|today|officially)))\b", re.I)
 _COUNTED_HABITS = {"drink_preference", "smoking", "diet"}
 # Someone else's word reported ("doc says the palpitations are from caffeine"): no statement of the user's
 _REPORTED = re.compile(r"^(?!i\b|we\b)(?:(?:my|the|our|his|her)\s+)?[a-z']+(?:\s+[a-z']+)?\s+"
@@ -541,7 +548,7 @@ _NEGATION = re.compile(
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心])"  # 戒奶茶第40天, 戒糖; not a ring (戒指) or a guard (警戒)
-    r"|还清|还完了|到期没续|没续费|不续了|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
+    r"|还清|还完了|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
 # for good", "dumped him for being rude")
@@ -579,6 +586,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
+                 r"|joining (?!(?:a|an|the|my|our|us|you|them|in|him|her|it)\b)\w|handed in (?:my )?notice (?:at|to)"
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b"
                  # "being an ER nurse at St. Mary's is no joke": a job the lexicon knows, at a named place
@@ -654,7 +662,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|dropped|practi[sc]ing)\s+(?:the\s+)?(?:" + _PLAYED + r")|(?:" + _PLAYED.replace("drums", "drum") + r"|sax)"
                    r" (?:lessons?|classes|teacher|tutor|practice|grade \d))\b"
                    r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
-                   r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"),
+                   r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"
+                   r"|(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里)课"),
     "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
               r"爱好|迷上|喜欢上|业余时间|闲下来"),
     # a gym by name or kind, with a word of joining or belonging: not "the gym in our building is closed"
@@ -687,8 +696,14 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                   r"|(?:grandma|grandpa|nana|granny|gran|nan|grandparents|in-laws|mother-in-law|my mum|my mom)"
                   r" (?:has|have|takes|take|looks after|look after|watches|watch|minds|mind|is looking after"
                   r"|are looking after|has got) (?:her|him|them|the kids|the baby))\b",
-                  r"托班|托儿所|幼儿园|保姆|育儿嫂|托管|晚托|日托|早教|(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|婆婆|老人|爸妈|我妈)"
+                  r"托班|托儿所|幼儿园|保姆|育儿嫂|托管|晚托|日托|早教|转园|(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|婆婆|老人|爸妈|我妈)"
                   r"(?:在|帮忙|帮着|帮我们)?带"),
+    # what the user holds: "bought 5k of a vanguard index fund", "买了5万的易方达蓝筹精选", "那个基金我全部赎回了"
+    "investment": (r"\b(?:index funds?|(?:bought|sold|holding|hold|own|dumped|cashed out(?: of)?) (?:\w+ ){0,3}"
+                   r"(?:shares|stocks?|etfs?|funds?)|stocks and shares isa|s&s isa|vanguard|(?:my|our) (?:portfolio|isa)"
+                   r"|cashed out|dollar-cost)\b",
+                   r"基金|股票|理财|定投|ETF|赎回|清仓|持仓|仓位|割肉|易方达|华夏|天弘|南方|嘉实|广发|富国|汇添富|蓝筹|白马股"
+                   r"|A股|港股|美股"),
     # who the user rents from: "my landlord is a guy called derek", "we rent from a couple in leeds"
     "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from)\b",
                  r"房东|二房东|房主"),
@@ -786,17 +801,23 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         return []
     sentences = [_LEAD_IN.sub("", s.strip()) for s in _SENTENCE_END.split(text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
-    verb_first = any((VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
-                     or _MILESTONE.match(s) or _RATE.match(s) for s in sentences)
+    news = [n for n, s in enumerate(sentences) if (VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
+            or _MILESTONE.match(s) or _RATE.match(s)]
+    verb_first = bool(news)
+    # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child
+    kin = bool(HAN_CHAR.search(text)) and bool(someone_elses(text.strip()))
+    own = own or kin
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
-    clauses = _clauses(text)
+    # without a subject of the user's, what comes before the news is someone else's: "marco moved to florida 😢 ended
+    # up going with sharp & co" tells no move of the user's
+    clauses = _clauses(text if own or not news else " ".join(sentences[news[0]:]))
     # a statement only about someone else ("My brother just got a new job") is none of the user's
     relations = [someone_elses(c) for c in clauses]
     users = [c for c, relation in zip(clauses, relations) if relation != set()]
     if not users:
         return []
-    own = own and any(_FIRST_PERSON.search(c) or _ZH_DROPPED_SUBJECT.search(c) for c in users)
+    own = own and (kin or any(_FIRST_PERSON.search(c) or _ZH_DROPPED_SUBJECT.search(c) for c in users))
     negations = [bool(_NEGATION.search(clause)) and not _LEFT_FOR.search(clause) for clause in clauses]
     told = ("told", only_negates(clauses, negations))
     # Cue words name a topic only in a statement that has a subject or starts with news ("Moved to Leeds"):
@@ -891,6 +912,9 @@ def tells_a_change(text: str) -> bool:
     return bool(_CHANGE.search(told) or _NEGATION.search(told))
 
 
+_USERS_ARRANGEMENTS = {"childcare"}
+
+
 def statement_marks(text: str) -> list[str]:
     """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no"),
     a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?") and one that only asks
@@ -900,8 +924,10 @@ def statement_marks(text: str) -> list[str]:
     topics = statement_topics(text)
     # the user only reacting to someone else ("… i genuinely don't know how she does it") tells nothing of their own
     reacts_only = speaks_only_of_them(text) and all(name in ("said", "told") for name, _ in topics)
+    # who looks after the user's child is the user's arrangement: "女儿在阳光幼儿园上小班", "my daughter starts nursery"
+    arranged = any(name in _USERS_ARRANGEMENTS for name, _ in topics)
     return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}" for name, negated in topics]
-            + ([OTHERS_MARK] if about_someone_else(text) or reacts_only else [])
+            + ([OTHERS_MARK] if (about_someone_else(text) or reacts_only) and not arranged else [])
             + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text) else []))
 
 

@@ -37,7 +37,7 @@ _OTHER_SUBJECT_EN = re.compile(
     r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
     r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
-                r"|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣|儿子|女儿|孩子|闺女|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶"
+                r"|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣|儿子|女儿|孩子|闺女|丫头|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶"
                 r"|亲戚|长辈|同学|侄子|侄女|外甥女?|师傅|师父|学长|学姐|学弟|学妹|发小|网友|房东|上司|组长|导师")
 #: "… any tips? asking for my sister", "帮我妈问一下": the message is asked on someone else's behalf.
 _ON_BEHALF = re.compile(rf"\b(?:asking|asked|ask)\s+for\s+(?:a|my|our)\s+{_KIN_MODIFIER_EN}(?:{_RELATION_EN})\b"
@@ -47,7 +47,7 @@ _SENTENCE = re.compile(r"[^?？!！.。]*[?？!！.。]+|[^?？!！.。]+$")
 # "老家的亲戚…", "公司的同事…", "我闺蜜的爱人…": the relation after a short modifier of its own, none of the user's topics
 _OTHER_SUBJECT_ZH = re.compile(rf"^(?P<who>(?:我的?)?(?P<of>[{HAN}]{{1,3}}的)?(?:{_RELATION_ZH}))(?![和跟与]我|圈)")
 _PARTNER_ZH = re.compile(r"老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣")
-_CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女")
+_CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女|丫头")
 # the user's topics a clause about one of their people still speaks of: "My boyfriend Marco keeps stealing the duvet"
 # tells who the partner is, "my manager priya is great" who the user reports to, "my landlord is derek" who the user
 # rents from, "my daughter starts at little acorns nursery" who looks after the user's child
