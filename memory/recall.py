@@ -837,6 +837,9 @@ def _collapse_turns(index: HybridIndex, ranked: Pool) -> np.ndarray:
 
 def _own_words(index: HybridIndex, memory_id: int) -> int:
     """The chat turn a memory was distilled from when the memory holds no time of its own, else the memory."""
+    is_turn, event = index.turn_and_event(memory_id)
+    if is_turn or event < 0:  # most results: no scan for a message's other memories
+        return memory_id
     turn = _said_in(index, memory_id)
     if turn != memory_id and index.attrs(turn)[1] == index.attrs(memory_id)[1]:
         return turn
