@@ -7,7 +7,7 @@ from memory.embed import HashingEmbedder, LocalMiniLM
 from memory.extract.attributes import statement_topics
 from memory.extract.facts import find_statements
 from memory.extract.prototypes import PrototypeClassifier
-from tests.helpers import at, open_engram, first_fact
+from tests.helpers import at, first_fact, open_engram
 
 
 @pytest.fixture

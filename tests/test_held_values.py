@@ -5,7 +5,7 @@ import pytest
 from memory import ChatMessage
 from memory.embed import HashingEmbedder
 from memory.extract.held_values import closed_values, may_end, names_either
-from tests.helpers import first_fact, at, open_engram
+from tests.helpers import at, first_fact, open_engram
 
 HELD = {"car": ["Fiat Panda"], "drink_preference": ["herbal tea"], "employer": ["Acme Corp"], "pet": ["Rufus"],
         "commute": ["bus and bike for me from now on"]}

@@ -342,10 +342,18 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
 @pytest.mark.parametrize("text, mark", [
     ("marco moved to florida 😢 ended up going with sharp & co on 5th ave", "§home_location"),  # marco's move
     ("女儿在小区里的阳光幼儿园上小班，老师人挺好的", "§others"),  # who looks after the child is the user's arrangement
+    ("女儿在小区里的阳光幼儿园上小班，老师人挺好的", "§said"),  # but no statement about the user to class by meaning
     ("vegan food is great", "§diet"),
+    ("it was a positive experience, i'd go again", "§blood_type"),  # "a positive" is no blood group
+    ("i updated my portfolio site with the new shoots", "§investment"),  # a designer's portfolio
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):
     assert mark not in statement_marks(text)
+
+
+def test_a_common_word_is_no_bank():
+    assert not names_a_value("that was a wise choice, i'll chase it up tomorrow", "bank")
+    assert names_a_value("been with lloyds since uni", "bank")
 
 
 def test_a_job_left_for_another_leaves_the_first_day_behind(engram):

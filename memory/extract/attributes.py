@@ -700,7 +700,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                   r"(?:在|帮忙|帮着|帮我们)?带"),
     # what the user holds: "bought 5k of a vanguard index fund", "买了5万的易方达蓝筹精选", "那个基金我全部赎回了"
     "investment": (r"\b(?:index funds?|(?:bought|sold|holding|hold|own|dumped|cashed out(?: of)?) (?:\w+ ){0,3}"
-                   r"(?:shares|stocks?|etfs?|funds?)|stocks and shares isa|s&s isa|vanguard|(?:my|our) (?:portfolio|isa)"
+                   r"(?:shares|stocks?|etfs?|funds?)|stocks and shares isa|s&s isa|vanguard|(?:my|our) isa"
                    r"|cashed out|dollar-cost)\b",
                    r"基金|股票|理财|定投|ETF|赎回|清仓|持仓|仓位|割肉|易方达|华夏|天弘|南方|嘉实|广发|富国|汇添富|蓝筹|白马股"
                    r"|A股|港股|美股"),
@@ -708,7 +708,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from)\b",
                  r"房东|二房东|房主"),
     # "my blood type is o negative", "I'm A+", "熊猫血"
-    "blood_type": (r"\b(?:blood (?:type|group)|(?:type )?(?:o|a|b|ab) ?(?:neg|negative|pos|positive)\b|rh ?(?:negative|positive))",
+    "blood_type": (r"\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|ab) ?(?:neg|negative|pos|positive)\b"
+                   r"|rh ?(?:negative|positive))",
                    r"血型|熊猫血|RH阴性|Rh阴性|rh阴性"),
     # who looks after the user's teeth: "my old dentist retired", "had my cleaning today with Dr. Okafor"
     "dentist": (r"\b(?:dentist\w*|dental|orthodontist|hygienist|(?:cleaning|check-?up|filling|crown|root canal)"
@@ -805,7 +806,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             or _MILESTONE.match(s) or _RATE.match(s)]
     verb_first = bool(news)
     # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child
-    kin = bool(HAN_CHAR.search(text)) and bool(someone_elses(text.strip()))
+    kin = not own and bool(HAN_CHAR.search(text)) and bool(someone_elses(text.strip()))
     own = own or kin
     if not (own or verb_first or any(_TELLING_VERB_FIRST.match(s) for s in sentences)):
         return []
@@ -839,7 +840,9 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             named &= relation
         for name in named:
             found[name] = found.get(name, True) and negated
-    if not own:  # "Replaced the Pixel with a Galaxy": its class by its nouns, but no statement to class by meaning
+    # "Replaced the Pixel with a Galaxy", "女儿在阳光幼儿园上小班": classed by their words, but no statement of the
+    # user's own to class by meaning
+    if not own or kin:
         return [*found.items(), told]
     if not _RETROSPECTIVE.search(text) or _CHANGE.search(text):
         found["said"] = only_negates(clauses, negations)

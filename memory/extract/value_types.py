@@ -37,8 +37,8 @@ STREAMING_SERVICE = (r"netflix|hulu|disney\s?(?:\+|plus)|hbo max|prime video|ama
                      r"|paramount\s?(?:\+|plus)|peacock|crunchyroll|britbox|now tv|youtube (?:premium|tv)|sling tv|fubo(?:tv)?")
 # a bank by name, in any case: "been with lloyds since uni", "moved everything over to monzo"
 BANK = (r"lloyds|barclays|hsbc|natwest|santander|monzo|starling|revolut|nationwide|halifax|tsb|first direct|metro bank"
-        r"|virgin money|co-?op bank|chase|wells fargo|bank of america|citi(?:bank)?|capital one|ally bank|td bank|rbc"
-        r"|scotiabank|commbank|commonwealth bank|anz|westpac|ing|n26|bunq|wise|chime|schwab|usaa|dbs|ocbc")
+        r"|virgin money|co-?op bank|chase bank|wells fargo|bank of america|citibank|capital one|ally bank|td bank"
+        r"|scotiabank|commbank|commonwealth bank|westpac|n26|bunq|schwab|usaa|ocbc")
 # a barber's shop named in lower case: "barbería don chuy", "marcus's shop", "sharp edge barbers"
 BARBER_SHOP = (r"barber[ií]a [a-z]+|[a-z]+'s (?:shop|barbers?|salon)|[a-z]+ (?:barbers|barbershop|salon|fades|clippers)"
                r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)")
