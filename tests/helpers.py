@@ -34,13 +34,22 @@ def by_text(found: list, text: str):
     return next(rec for rec in found if text in rec.unit.content)
 
 
+def fact_after(found: list, n: int):
+    """The fact read from the message at `found[n]`, which follows it (`recall._in_own_words`), or None."""
+    said, after = found[n], found[n + 1] if n + 1 < len(found) else None
+    if said.unit.type == "chat_turn" and after is not None and after.unit.type != "chat_turn" \
+            and after.unit.event_id == said.unit.event_id:
+        return after
+    return None
+
+
 def first_fact(found: list):
     """The fact a recall answers with: the first result when it is one; when the first is the user's message a fact
-    was read from, that fact, which follows the message (`recall._in_own_words`)."""
+    was read from, that fact, which follows the message."""
     first = found[0]
     if first.unit.type != "chat_turn":
         return first
-    fact = found[1]
-    assert fact.unit.type != "chat_turn" and fact.unit.event_id == first.unit.event_id, "no fact read from the first"
+    fact = fact_after(found, 0)
+    assert fact is not None, "no fact read from the first"
     assert fact.valid == first.valid
     return fact

@@ -7,7 +7,7 @@ from memory.embed import HashingEmbedder, LocalMiniLM
 from memory.extract.attributes import statement_topics
 from memory.extract.facts import find_statements
 from memory.extract.prototypes import PrototypeClassifier
-from tests.helpers import at, first_fact, open_engram
+from tests.helpers import at, fact_after, first_fact, open_engram
 
 
 @pytest.fixture
@@ -27,9 +27,8 @@ def minilm_eng():
 def rule_answers(result) -> list[str]:
     """What the rules answered with: a message a fact was read from counts as that fact, which follows it."""
     found = result.results
-    return [r.unit.content for n, r in enumerate(found) if any(w.startswith("latest about") for w in r.why)
-            and not (r.unit.type == "chat_turn" and n + 1 < len(found) and found[n + 1].unit.type != "chat_turn"
-                     and found[n + 1].unit.event_id == r.unit.event_id)]
+    return [r.unit.content for n, r in enumerate(found)
+            if any(w.startswith("latest about") for w in r.why) and fact_after(found, n) is None]
 
 
 def test_a_statement_no_lexicon_knows_answers_by_its_meaning(minilm_eng):

@@ -4,7 +4,7 @@ from datetime import timedelta
 import pytest
 
 from memory import ChatMessage, NotFoundError
-from tests.helpers import at, open_engram
+from tests.helpers import at, by_text, open_engram
 
 
 @pytest.fixture
@@ -12,10 +12,6 @@ def eng():
     engram = open_engram()
     yield engram
     engram.close()
-
-
-def by_text_in(results, text):
-    return next(r for r in results if text in r.unit.content)
 
 
 def ids(result):
@@ -31,7 +27,7 @@ def test_knowledge_update_english(eng):
     assert "latte" in first.unit.content.lower() and first.valid and first.unit.type == "user_profile"
     americano = [r for r in now.results if "americano" in r.unit.content.lower() and r.unit.type != "chat_turn"]
     assert americano and not americano[0].valid and americano[0].unit.superseded_by == first.unit.id
-    assert not by_text_in(now.results, "Americano every morning").valid  # the message it was read from, too
+    assert not by_text(now.results, "Americano every morning").valid  # the message it was read from, too
     assert now.confident
 
     april = eng.recall("what coffee do I drink", as_of=at("2026-04-15T00:00:00"))

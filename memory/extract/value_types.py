@@ -29,7 +29,7 @@ _NOT_MODIFIER = rf"(?!\s+(?:{MODIFIED_HEADS})s?\b)"
 LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandarin|chinese|cantonese|arabic|russian"
             r"|hindi|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh"
             r"|irish|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
-NETWORK = (r"giffgaff|(?-i:EE)|(?<=on )ee|(?<=with )ee|(?<=to )ee|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
+NETWORK = (r"giffgaff|(?-i:EE)|(?<=on |to )ee|(?<=with )ee|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
