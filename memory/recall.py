@@ -50,6 +50,18 @@ UNRELATED_COSINE = 0.0
 
 HISTORY_DISCOUNT = 0.2
 _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*")  # a capital not opening a sentence
+# what the user is allergic to, named in any case: "deathly allergic to shellfish", "a peanut allergy"
+_ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|celiac)\b|\b(?!(?:my|the|an?|his|her|their|our"
+                             r"|this|that|no|any|seasonal|bad|food|severe|mild|new)\b)[a-z]+ allerg(?:y|ies)\b", re.I)
+# what someone or something of the user's did to hand them on: "Helen retired, so I have been referred to Priya"
+_HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closing|shut|went on (?:leave|maternity)"
+                        r"|referred|transferred|handed (?:me )?over|passed (?:me )?on|took over|taking over|replaced"
+                        r"|switched|new)\b", re.I)
+# a capital inside a sentence, or after a title: "Dr. Helen Marsh"
+_CARRIED_NAME = re.compile(r"(?:(?<=\b(?:Dr|Mr|Ms)\. )|(?<=\bMrs\. )|(?<=\bProf\. )|(?<![.!?]\s)(?<!^))\b[A-Z][\w'-]+")
+# capitals that name no one: titles, days and months
+_NOT_CARRIED = frozenset("Dr Mr Mrs Ms Prof Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February "
+                         "March April May June July August September October November December".split())
 # a job in its own frame: "im a junior dev at a fintech startup", "working as a …"
 _SAID_AS_A = re.compile(r"\b(?:i'?m|i am|work(?:ing)? as) an? [\w-]+", re.I)
 # a name as chat types it, in lower case: a model ("my mazda3", "x5"), or a person by title ("dr patel")
@@ -97,6 +109,9 @@ QUESTIONS_WEIGHT = 0.25
 _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
                            re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
+# a question about what the assistant said, which no statement of the user's answers: "what did you tell me about …"
+_ASKS_WHAT_WAS_REPLIED = re.compile(r"\byou (?:said|say|told|tell|suggested|suggest|recommended|recommend|mentioned"
+                                    r"|gave|give|wrote|replied|answered)\b|你(?:说|推荐|建议|提到|告诉|回答)", re.I)
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 # a linked entity that is a time or a number, not a name a topic is told by
 _NOT_A_NAME = re.compile(r"\d|^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?"
@@ -266,7 +281,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     each with why it is no longer true; and the attributes whose latest word replaced what came before (`Replaced`),
     for the results that only mention an earlier value in passing ("my Prius just hit 150k miles")."""
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
-    if not asks_as_user(query):
+    if not asks_as_user(query) or _ASKS_WHAT_WAS_REPLIED.search(query):
         return [], {}, []
     asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
     known = set(parts.user_attributes())
@@ -286,6 +301,10 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         said = _said_about(parts.index, classifier, attribute, statements, keep)
         if not values and not said and attribute in FALLBACKS:
             said = _said_about(parts.index, classifier, FALLBACKS[attribute], statements, keep)
+        said += _handed_on(parts, said, keep)
+        # "before I moved to Jersey City": asked as of the move, but what was said since replaced the answer
+        said_since = any(when > to_epoch(as_of) and not negated for when, _, negated in said) or any(
+            u.valid_from > as_of and u.value is not None for u in values)
         said = [entry for entry in said if entry[0] <= to_epoch(as_of)]
         events = {parts.index.turn_and_event(u.id)[1]: u.id for u in held if u.value is not None}
         # said once: a message the rules read a value from is that value; one they read only a closing from may
@@ -297,7 +316,9 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                           key=lambda entry: (entry[0], not entry[2], entry[1]))
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
-        pick = positive[-2:-1] if asks_before and len(positive) > 1 else positive[-1:]
+        by_choice = (_naming_first(parts, attribute, positive) if attribute in HOLDS_MANY and len(positive) > 1
+                     else positive)
+        pick = positive[-2:-1] if asks_before and len(positive) > 1 else by_choice[-1:]
         if asks_before and len(positive) == 1 and _names_value(query, parts.index, held, positive[0][1]):
             pick = []  # "before I switched to herbal tea", and herbal tea is the only value known: no answer;
             for memory_id in parts.index.same_message(positive[0][1]):  # the value read ranks low (its turn
@@ -335,9 +356,47 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
             if pick:
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
+        if pick and (asks_before or before_named and said_since) and attribute not in HOLDS_MANY:  # replaced since
+            for memory_id in answers | {memory_id for _, memory_id in pick}:
+                earlier.setdefault(memory_id, Earlier(attribute, False))
         if pick and not asks_before and attribute in HOLDS_MANY:
             replaced += _kinds_that_left(parts, attribute, timeline)
     return history, earlier, replaced
+
+
+def _naming_first(parts: RecallParts, attribute: str,
+                  positive: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """An attribute's words in time order, with those that name no value of it moved before those that do: of
+    several values at once, "my epipen expires next month" names none and answers no "what am I allergic to?"."""
+    units = parts.store.memories_by_id([memory_id for _, memory_id in positive])
+    named = [names_a_value(units[i].content, attribute) if i in units else True for _, i in positive]
+    return ([entry for entry, n in zip(positive, named) if not n]
+            + [entry for entry, n in zip(positive, named) if n])
+
+
+def _handed_on(parts: RecallParts, said: list[tuple[float, int, bool]], keep) -> list[tuple[float, int, bool]]:
+    """The user's later words that name someone or something of their statements on an attribute and say it left or
+    handed them on: "Helen retired at the end of March, so I have been referred to Priya Raman" after "I have started
+    seeing a therapist, Dr. Helen Marsh" is the latest word on the therapist, though it names none."""
+    if not said:
+        return []
+    known = {memory_id for _, memory_id, _ in said}
+    units = parts.store.memories_by_id(list(known))
+    found: dict[int, tuple[float, int, bool]] = {}
+    for when, memory_id, _ in said:
+        unit = units.get(memory_id)
+        names = {m.group() for m in _CARRIED_NAME.finditer(unit.content)} if unit else set()
+        for name in names - _NOT_CARRIED:
+            terms = tokenize_for_search(name)
+            if len(terms) != 1:
+                continue
+            later = [i for i in parts.index.rows_with_term(terms[0]) if i not in known and i not in found
+                     and parts.index.kept(i, keep) and parts.index.attrs(i)[1] > when]
+            mine = parts.index.holding("§said", later) | parts.index.holding("§told", later)
+            for i, unit_later in parts.store.memories_by_id(sorted(mine)).items():
+                if _HANDED_ON.search(unit_later.content):
+                    found[i] = (parts.index.attrs(i)[1], i, False)
+    return list(found.values())
 
 
 def _kinds_that_left(parts: RecallParts, attribute: str, timeline: list[tuple[float, int, bool]]) -> list[Replaced]:
@@ -375,7 +434,7 @@ def _value_words() -> dict[str, tuple[re.Pattern[str], ...]]:
     from .extract.attributes import GYM_WORD, JOB_WORD  # the statement rules, compiled only when needed
 
     return {"occupation": (JOB_WORD, _SAID_AS_A), "manager": (_MANAGER_NAMED,), "gym": (GYM_WORD,),
-            "employer": (_EMPLOYER_NAMED,)}
+            "employer": (_EMPLOYER_NAMED,), "allergy": (_ALLERGEN_NAMED,)}
 
 
 def _names_a_value_plainly(text: str, attribute: str) -> bool:

@@ -22,10 +22,16 @@ _THIRD_PERSON_ZH = re.compile(r"[他她它]")
 
 
 def asks_as_user(question: str) -> bool:
-    """Whether a question is in the first person, or in Chinese has the user's home or child as its dropped subject."""
+    """Whether a question is in the first person, in Chinese has the user's home or child as its dropped subject, or
+    asks who looks after one of the user's dependants by name ("what daycare is Noah at?", "who's Biscuit's vet?")."""
     words = set(re.findall(r"[\w']+", question.lower()))
-    return bool(words & FIRST_PERSON) or "我" in question or (_HOUSEHOLD_ZH.search(question) is not None
-                                                              and not _THIRD_PERSON_ZH.search(question))
+    return (bool(words & FIRST_PERSON) or "我" in question
+            or (_HOUSEHOLD_ZH.search(question) is not None and not _THIRD_PERSON_ZH.search(question))
+            or _asks_of_a_dependant(question, words))
+
+
+def _asks_of_a_dependant(question: str, words: set[str]) -> bool:
+    return any(words & SLOT_CUES_EN[slot] or any(cue in question for cue in SLOT_CUES_ZH[slot]) for slot in DEPENDANTS_CARE)
 
 
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}
@@ -272,6 +278,28 @@ SLOTS: tuple[Slot, ...] = (
         cue_phrases=("blood type", "blood group"),
     ),
     Slot(
+        "therapist",  # who the user sees for their mind: "who's my counsellor now?", "我现在的心理咨询师是谁？"
+        cues_en=_words("therapist therapists counsellor counsellors counselor counselors psychologist psychiatrist"),
+        cues_zh=_words("心理咨询师 咨询师 心理医生 心理咨询"),
+    ),
+    Slot(
+        "vet",  # who looks after the user's animals: "who's Biscuit's vet these days?"
+        cues_en=_words("vet vets veterinarian veterinary"),
+        cues_zh=_words("兽医 宠物医院"),
+    ),
+    Slot(
+        "volunteering",  # where the user gives time: "where do I volunteer these days?"
+        cues_en=_words("volunteer volunteering volunteers"),
+        cues_zh=_words("志愿者 做志愿 义工"),
+    ),
+    Slot(
+        "broadband",  # who brings the internet into the home: "我之前用的是哪家的宽带？", "who's our internet with?"
+        cues_en=_words("broadband isp wifi wi-fi"),
+        cues_zh=_words("宽带 光纤"),
+        cue_phrases=("internet provider", "internet with", "internet company", "home internet", "fibre provider",
+                     "fiber provider"),
+    ),
+    Slot(
         "dentist",
         cues_en=_words("dentist dentists dental teeth tooth orthodontist"),
         cues_zh=_words("牙医 牙科 洗牙 看牙 牙齿"),
@@ -366,6 +394,10 @@ def _unique_keys(pairs: list[tuple[str, object]], what: str) -> dict:
     return out
 
 
+# who looks after the user's dependants: a question about it by the dependant's name is the user's
+DEPENDANTS_CARE = ("childcare", "vet")
+SLOT_CUES_EN: dict[str, frozenset[str]] = {s.name: s.cues_en for s in SLOTS}
+SLOT_CUES_ZH: dict[str, frozenset[str]] = {s.name: s.cues_zh for s in SLOTS}
 # slot → question cues; a slot without cues is recognised by the parts of its name (recall)
 SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SLOTS if s.cues_en or s.cues_zh}
 # question phrases that claim their words for no slot: "what have I worked on", "how often do I work out"

@@ -371,6 +371,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # and who looks after a child is the user's arrangement, not news of someone else's ("女儿在阳光幼儿园上小班"); lessons
     # ("钢琴课", 钢琴课退了) and what the user does for a child ("给儿子报了…"); a fund held or cashed out (易方达, 全部赎回)
     ("m032_statement_marks", m008_statement_marks),
+    # a therapist, a vet, where the user volunteers and the broadband are words on their own attributes ("took Biscuit
+    # to Dr. Okafor at Riverbend Animal Clinic", "家里装了电信的宽带", "宽带转到联通了"); "the new place in Astoria", "开我那辆
+    # 小polo上班", "respiratory therapist life", "third week at Deloitte", "starting at a fintech called Ramp",
+    # "给朵朵转到金色摇篮了"; "took", "starting", "helping out" and "sorry" open news
+    ("m033_statement_marks", m008_statement_marks),
 ]
 
 

@@ -180,7 +180,7 @@ def test_a_statement_names_a_value_it_could_have_held(text, attribute, names):
 @pytest.mark.parametrize("text, marks", [
     ("me and marcus called it quits. amicable, but still sucks", ["§partner~no", "§said~no"]),
     ("been seeing this guy Idris for a few months now", ["§partner", "§told"]),  # the subject dropped
-    ("been seeing a therapist for my anxiety", ["§said"]),  # someone the user sees is not always a partner
+    ("been seeing a therapist for my anxiety", ["§therapist", "§said"]),  # someone the user sees is not always a partner
     ("me and maya made it official last night!!! can't stop smiling", ["§partner", "§said"]),
 ])
 def test_a_partner_is_told_as_chat_tells_it(text, marks):

@@ -469,27 +469,31 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
+    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了)"
+    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
+    # "宽带转到联通了": the thing, then where it moved
+    r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了)"
     # what the user did for their child: "给儿子报了周六上午的钢琴课"
     r"|(?:^|[。！？，,\s]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
     r"|(?:^|[。！？，,\s]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
+    # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
+    r"|(?:^|[。！？，,\s]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
     # a habit by its rate: "每天至少两杯美式", "一天一包烟"
     r"|(?:^|[。！？，,\s]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
-    r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|began|switched"
+    r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
-    r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
+    r"|took|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -513,7 +517,9 @@ _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four
 # A habit told with its subject dropped: "smoking like half a pack a day rn", "living on coffee these days", "been
 # teetotal since august" (not "been thinking about …", whose verb says what it is)
 _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\b)|smoking|vaping|drinking|living|working|commuting"
-                          r"|studying|renting|driving|biking|cycling|walking|riding|taking"
+                          r"|studying|renting|driving|biking|cycling|walking|riding|taking|volunteering|helping out"
+                          # "loving the new place in Astoria": what is new to the user, the subject dropped
+                          r"|(?:loving|enjoying|settling into|settled into|getting used to) (?:the|our|my) new"
                           # "going to fade factory on the high st now": where the user goes these days
                           r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead)"
                           # "fully vegan as of jan 1st", "officially teetotal!": a state, "I'm" dropped
@@ -567,7 +573,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)"
                       r"|home (?:is|for me)|(?:got|collected|picked up) (?:the )?keys(?:!|$| (?:to|for) (?:the|our|my|a) (?:new )?" + _HOME_NOUN + r")"
                       r"|keys (?:collected|picked up) for (?:the|our|my|a) (?:new )?" + _HOME_NOUN
-                      + r"|(?:our|my) (?:new )?(?:place|flat|house|home) in"
+                      + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
                       # the move itself: "movers dropped everything off", "unpacked the last box", "oregon people now"
                       r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|residents? of"
                       # "my first flat was in Camden", "our old house is in Leith"
@@ -585,7 +591,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
                  r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
-                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
+                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
+                 # "starting at a fintech called Ramp": a place by its kind, then its name
+                 r"|(?:starting|started|joining|joined|working) (?:at|for) an? (?:[\w-]+ ){1,2}(?:called|named)"
                  r"|joining (?!(?:a|an|the|my|our|us|you|them|in|him|her|it)\b)\w|handed in (?:my )?notice (?:at|to)"
                  r"|moved over to|transferred to (?:a |an |the |another |our )?(?:[\w'-]+ ){0,4}(?:unit|ward|team|department"
                  r"|dept|branch|office|site|store|division|clinic|hospital|practice|depot|plant|lab))\b"
@@ -607,7 +615,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    + _JOBS + r")\b"
                    # "first week as sous chef DONE": a milestone names the job without its article; "being a nurse"
                    r"|\b(?:(?:first|second) (?:full )?(?:day|week|month|shift) as|being an?) (?:[\w-]+\s+){0,2}(?:"
-                   + _JOBS + r")\b",
+                   + _JOBS + r")\b"
+                   # "respiratory therapist life during flu season": the job as a way of life
+                   r"|\b(?:" + _JOBS + r") life\b",
                    r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB),
@@ -650,7 +660,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"|working from home|wfh|(?:bus|train|tube|metro|tram|ferry|subway|bike|e-bike|scooter)\b[^,.;!?]{0,30}"
                 r"\bevery (?:morning|day|weekday|workday))\b",
                 r"通勤|上班路上|在家办公|远程办公|走路(?:去)?上班"
-                r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fff]{1,4}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"
+                r"|(?:骑|坐|开|挤|搭|乘|打)[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:去|来)?(?:上班|去公司|到公司|去单位|通勤)"
                 r"|(?:每天|天天|每日)[\u4e00-\u9fff]{0,3}?(?:挤|坐|搭|乘|骑)(?:\d+号线|地铁|公交|轻轨|班车|电动车|小电驴)"
                 r"|(?:坐|搭|乘|挤)(?:地铁)?\d+号线|\d+号线转(?:地铁)?\d+号线"),
     "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)(?:\d+\w*)?\b"
@@ -690,14 +700,16 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"理发|剪头|剪发|发型师|理发店|托尼老师|Tony老师"),
     # who looks after the user's child: "starts at little acorns nursery", "she's at her grandma's on weekdays now",
     # "孩子送托班了", "现在奶奶带"
-    "childcare": (r"\b(?:nursery|nurseries|day ?care|childminder|child-minder|nanny|au pair|pre-?school|kindergarten|creche"
+    "childcare": (r"\b(?:nursery|nurseries|day ?care|childminder|child-minder|nanny|au pair|pre-?school|kindergarten|creche|montessori"
                   r"|crèche|after-?school (?:club|care|program)|breakfast club"
                   r"|at (?:her|his|their) (?:grandma|grandpa|nana|nan|granny|gran|grandparents|nanny)'s"
                   r"|(?:grandma|grandpa|nana|granny|gran|nan|grandparents|in-laws|mother-in-law|my mum|my mom)"
                   r" (?:has|have|takes|take|looks after|look after|watches|watch|minds|mind|is looking after"
                   r"|are looking after|has got) (?:her|him|them|the kids|the baby))\b",
                   r"托班|托儿所|幼儿园|保姆|育儿嫂|托管|晚托|日托|早教|转园|(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|婆婆|老人|爸妈|我妈)"
-                  r"(?:在|帮忙|帮着|帮我们)?带"),
+                  r"(?:在|帮忙|帮着|帮我们)?带"
+                  # "这周给朵朵转到金色摇篮了": moved a child to another place
+                  r"|给[\u4e00-\u9fff]{1,3}(?:转到|转去|换到)"),
     # what the user holds: "bought 5k of a vanguard index fund", "买了5万的易方达蓝筹精选", "那个基金我全部赎回了"
     "investment": (r"\b(?:index funds?|(?:bought|sold|holding|hold|own|dumped|cashed out(?: of)?) (?:\w+ ){0,3}"
                    r"(?:shares|stocks?|etfs?|funds?)|stocks and shares isa|s&s isa|vanguard|(?:my|our) isa"
@@ -711,6 +723,20 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "blood_type": (r"\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|ab) ?(?:neg|negative|pos|positive)\b"
                    r"|rh ?(?:negative|positive))",
                    r"血型|熊猫血|RH阴性|Rh阴性|rh阴性"),
+    # who the user sees for their mind: "started seeing a therapist, Dr. Helen Marsh", "换了个心理咨询师"
+    "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b",
+                  r"心理咨询|咨询师|心理医生|心理治疗"),
+    # who looks after the user's animals: "took Biscuit to Dr. Okafor at Riverbend Animal Clinic", "switching vets"
+    "vet": (r"\b(?:vets?|veterinar\w+|animal (?:clinic|hospital)|pet (?:clinic|hospital))\b(?!-)",
+            r"兽医|宠物医院|动物医院"),
+    # where the user gives time: "volunteering at the Eastside Food Bank", "not doing the food bank anymore"
+    "volunteering": (r"\b(?:volunteer\w*|food ?bank|soup kitchen|(?:animal|dog|cat) shelter|humane society|charity shop"
+                     r"|hospice)\b",
+                     r"志愿者|做志愿|志愿服务|义工|公益"),
+    # who brings the internet into the home: "fibre with BT", "家里装了电信的宽带", "宽带转到联通了"
+    "broadband": (r"\b(?:broadband|fib(?:re|er) (?:line|plan|deal|contract|package|provider|internet)|(?:home )?internet"
+                  r" (?:provider|plan|contract|deal|package|bill|company)|isp|router from|wi-?fi provider)\b",
+                  r"宽带|光纤|装了.{0,6}(?:网|wifi|WiFi)"),
     # who looks after the user's teeth: "my old dentist retired", "had my cleaning today with Dr. Okafor"
     "dentist": (r"\b(?:dentist\w*|dental|orthodontist|hygienist|(?:cleaning|check-?up|filling|crown|root canal)"
                 r"[^,.;!?]{0,20}\bdr\b)",
@@ -780,7 +806,7 @@ _CONSEQUENCE = re.compile(
 _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|big news|quick update|update|news|fyi|btw|by the way|fun fact|ok so|okay so"
                       r"|oh and|anyway|h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening)"
                       # an interjection before the news: "ok big news, moved down to bristol", "omg finally sold the car"
-                      r"|ok|okay|omg|ugh+|yay+|woo+|phew|welp|wow|ahh+|lol|haha+|yess+)\s*[—–:,!.-]*\s+)+", re.I)
+                      r"|ok|okay|omg|ugh+|yay+|woo+|phew|welp|wow|ahh+|lol|haha+|yess+|sorry)\s*[—–:,!.-]*\s+)+", re.I)
 
 
 # chat ends a sentence with an emoji as often as with a full stop: "tony retired 😢 going to fade factory now"

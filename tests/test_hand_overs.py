@@ -1,0 +1,105 @@
+"""Who looks after the user and theirs (a therapist, a vet, a daycare, a broadband provider, where they volunteer), a
+hand-over told by the name of whoever left, and answers that are no longer true once something replaced them."""
+import pytest
+
+from memory.extract.attributes import statement_marks
+from memory.slots import asks_as_user
+from tests.helpers import at, by_text
+
+NOW = at("2025-06-01T00:00:00")
+
+
+@pytest.fixture
+def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
+    return minilm_engram
+
+
+def results(engram, question: str):  # as of a moment after every message
+    return engram.recall(question, as_of=NOW).results
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("been seeing a counsellor called Ruth every other monday, it's helping", "§therapist"),
+    ("took Pepper to the animal hospital on Grove St for her jabs", "§vet"),  # news with the subject dropped
+    ("we switched vets, the new practice actually answers the phone", "§vet"),
+    ("helping out at the soup kitchen on sundays now, really grounding", "§volunteering"),
+    ("家里装了移动的宽带，300M的", "§broadband"),  # 装了 opens the user's own action
+    ("宽带转到电信了，便宜一半", "§broadband"),  # the thing, then where it moved
+    ("每天开我那辆小golf上班，堵得要命", "§commute"),  # a car named in Latin letters on the way to work
+    ("loving the new flat in Hove, the sea is right there", "§home_location"),
+    ("sorry been quiet, paramedic life on nights is brutal", "§occupation"),  # a job as a way of life
+    ("third week at Accenture and I still don't know where the printer is", "§employer"),
+    ("starting at a startup called Loop on monday!!", "§employer"),
+    ("我们把小宝转到了楼下的托班，给小宝转到那边方便多了", "§childcare"),
+])
+def test_a_statement_about_who_looks_after_the_user_is_marked_with_its_attribute(text, mark):
+    assert mark in statement_marks(text)
+
+
+def test_a_respiratory_therapist_is_a_job_not_someone_the_user_sees():
+    marks = statement_marks("sorry been MIA, respiratory therapist life in flu season is no joke")
+    assert "§occupation" in marks and "§therapist" not in marks
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("which nursery is Ava at now?", True),  # the user's child, asked by name
+    ("who is Rex's vet?", True),
+    ("小宝现在在哪个托班？", True),
+    ("what does Ava do for work?", False),  # someone else's job
+])
+def test_a_question_about_who_looks_after_a_dependant_by_name_is_the_users(question, asks):
+    assert asks_as_user(question) is asks
+
+
+def test_a_hand_over_told_by_the_name_of_who_left_is_the_latest_word(engram):
+    engram.remember("I've started seeing a therapist, Dr. Anna Kowalski, on Tuesday mornings", at=at("2024-01-09T09:00:00"))
+    engram.remember("any breathing exercises for a panic attack?", at=at("2024-02-01T09:00:00"))
+    engram.remember("Anna is going on maternity leave so I was referred to Tom Bright, first session went fine",
+                    at=at("2024-04-02T09:00:00"))
+    found = results(engram, "who's my therapist these days?")
+    assert "Tom Bright" in found[0].unit.content
+    assert not by_text(found, "Kowalski").valid
+
+
+def test_a_later_mention_of_the_name_that_tells_no_hand_over_is_no_latest_word(engram):
+    engram.remember("I've started seeing a therapist, Dr. Anna Kowalski, on Tuesday mornings", at=at("2024-01-09T09:00:00"))
+    engram.remember("Anna gave me a worksheet on catastrophising, it's actually useful", at=at("2024-04-02T09:00:00"))
+    found = results(engram, "who's my therapist these days?")
+    assert "Kowalski" in found[0].unit.content
+    assert by_text(found, "Kowalski").valid
+
+
+def test_a_pets_vet_asked_by_the_pets_name_is_the_latest_and_the_old_one_is_history(engram):
+    engram.remember("took Pepper to Dr. Singh at Elm Vets for her jabs, she was a star", at=at("2024-01-10T09:00:00"))
+    engram.remember("pepper keeps scratching her ear, is that mites?", at=at("2024-02-10T09:00:00"))
+    engram.remember("we switched vets, Pepper's new vet is Dr. Moreau at Hillside Animal Hospital",
+                    at=at("2024-05-10T09:00:00"))
+    found = results(engram, "who is Pepper's vet now?")
+    assert "Moreau" in found[0].unit.content
+    assert not by_text(found, "Elm Vets").valid
+
+
+def test_the_place_before_a_named_move_is_history_now(engram):
+    engram.remember("loving the new flat in Brixton, the market is right there", at=at("2022-05-01T09:00:00"))
+    engram.remember("what's a good plant for a north-facing window", at=at("2022-06-01T09:00:00"))
+    engram.remember("signed the lease on a place in Hackney, moving on the 1st!", at=at("2023-07-20T09:00:00"))
+    found = results(engram, "where did I live before I moved to Hackney?")
+    assert "Brixton" in found[0].unit.content
+    assert not found[0].valid
+
+
+def test_the_provider_before_the_switch_is_history(engram):
+    engram.remember("家里装了移动的宽带，300M，一年九百", at=at("2022-08-01T09:00:00"))
+    engram.remember("路由器隔两堵墙信号就没了怎么办", at=at("2022-09-01T09:00:00"))
+    engram.remember("宽带转到电信了，便宜一半，速度还快", at=at("2023-05-01T09:00:00"))
+    found = results(engram, "我之前用的是哪家的宽带？")
+    assert "移动" in found[0].unit.content
+    assert not found[0].valid
+
+
+def test_of_several_allergies_a_word_that_names_none_does_not_answer_what(engram):
+    engram.remember("hiya! before I forget, I'm badly allergic to sesame so keep it out of recipes pls",
+                    at=at("2023-03-01T09:00:00"))
+    engram.remember("can you suggest a quick noodle dinner?", at=at("2023-03-10T09:00:00"))
+    engram.remember("my epipen runs out in june, do pharmacies replace them fast?", at=at("2023-05-01T09:00:00"))
+    assert "sesame" in results(engram, "what am I allergic to?")[0].unit.content
