@@ -51,12 +51,13 @@ UNRELATED_COSINE = 0.0
 HISTORY_DISCOUNT = 0.2
 _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*")  # a capital not opening a sentence
 # what the user is allergic to, named in any case: "deathly allergic to shellfish", "a peanut allergy"
-_ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|celiac)\b|\b(?!(?:my|the|an?|his|her|their|our"
+_ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|celiac)\b"
+                             r"|\b[a-z]+ (?:since|as|because|cause|cuz|coz) i'?m (?:\w+ )?allergic\b|\b(?!(?:my|the|an?|his|her|their|our"
                              r"|this|that|no|any|seasonal|bad|food|severe|mild|new)\b)[a-z]+ allerg(?:y|ies)\b", re.I)
 # what someone or something of the user's did to hand them on: "Helen retired, so I have been referred to Priya"
 _HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closing|shut|went on (?:leave|maternity)"
                         r"|referred|transferred|handed (?:me )?over|passed (?:me )?on|took over|taking over|replaced"
-                        r"|switched|new)\b", re.I)
+                        r"|switched|sold|gone|out of the picture|no longer|any ?more)\b", re.I)
 # a capital inside a sentence, or after a title: "Dr. Helen Marsh"
 _CARRIED_NAME = re.compile(r"(?:(?<=\b(?:Dr|Mr|Ms)\. )|(?<=\bMrs\. )|(?<=\bProf\. )|(?<![.!?]\s)(?<!^))\b[A-Z][\w'-]+")
 # capitals that name no one: titles, days and months
@@ -301,7 +302,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         said = _said_about(parts.index, classifier, attribute, statements, keep)
         if not values and not said and attribute in FALLBACKS:
             said = _said_about(parts.index, classifier, FALLBACKS[attribute], statements, keep)
-        said += _handed_on(parts, said, keep)
+        said += _handed_on(parts, said, {u.id for u in values}, keep)
         # "before I moved to Jersey City": asked as of the move, but what was said since replaced the answer
         said_since = any(when > to_epoch(as_of) and not negated for when, _, negated in said) or any(
             u.valid_from > as_of and u.value is not None for u in values)
@@ -374,29 +375,29 @@ def _naming_first(parts: RecallParts, attribute: str,
             + [entry for entry, n in zip(positive, named) if n])
 
 
-def _handed_on(parts: RecallParts, said: list[tuple[float, int, bool]], keep) -> list[tuple[float, int, bool]]:
+def _handed_on(parts: RecallParts, said: list[tuple[float, int, bool]], values: set[int],
+               keep) -> list[tuple[float, int, bool]]:
     """The user's later words that name someone or something of their statements on an attribute and say it left or
     handed them on: "Helen retired at the end of March, so I have been referred to Priya Raman" after "I have started
-    seeing a therapist, Dr. Helen Marsh" is the latest word on the therapist, though it names none."""
+    seeing a therapist, Dr. Helen Marsh" is the latest word on the therapist, though it names none. A message the rules
+    already read a value or an ending of the attribute from ("Sold the Panda last month") is read as they read it."""
     if not said:
         return []
-    known = {memory_id for _, memory_id, _ in said}
+    index = parts.index
+    known = {memory_id for _, memory_id, _ in said} | values
     units = parts.store.memories_by_id(list(known))
-    found: dict[int, tuple[float, int, bool]] = {}
+    naming: set[int] = set()
     for when, memory_id, _ in said:
-        unit = units.get(memory_id)
-        names = {m.group() for m in _CARRIED_NAME.finditer(unit.content)} if unit else set()
-        for name in names - _NOT_CARRIED:
-            terms = tokenize_for_search(name)
-            if len(terms) != 1:
-                continue
-            later = [i for i in parts.index.rows_with_term(terms[0]) if i not in known and i not in found
-                     and parts.index.kept(i, keep) and parts.index.attrs(i)[1] > when]
-            mine = parts.index.holding("§said", later) | parts.index.holding("§told", later)
-            for i, unit_later in parts.store.memories_by_id(sorted(mine)).items():
-                if _HANDED_ON.search(unit_later.content):
-                    found[i] = (parts.index.attrs(i)[1], i, False)
-    return list(found.values())
+        names = {m.group() for m in _CARRIED_NAME.finditer(units[memory_id].content)} if memory_id in units else set()
+        for terms in (tokenize_for_search(name) for name in names - _NOT_CARRIED):
+            if len(terms) == 1:
+                naming.update(i for i in index.rows_with_term(terms[0])
+                              if i not in known and index.kept(i, keep) and index.attrs(i)[1] > when)
+    turns = [i for i in naming if index.is_type(i, "chat_turn") and not known & set(index.same_message(i))]
+    mine = set(turns) - index.holding(ASKS_MARK, turns) - index.holding(OTHERS_MARK, turns) \
+        - index.holding(ASSISTANT_MARK, turns)
+    return [(index.attrs(i)[1], i, False) for i, unit in sorted(parts.store.memories_by_id(mine).items())
+            if _HANDED_ON.search(unit.content)]
 
 
 def _kinds_that_left(parts: RecallParts, attribute: str, timeline: list[tuple[float, int, bool]]) -> list[Replaced]:

@@ -294,7 +294,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "broadband",  # who brings the internet into the home: "我之前用的是哪家的宽带？", "who's our internet with?"
-        cues_en=_words("broadband isp wifi wi-fi"),
+        cues_en=_words("broadband isp"),  # not "wifi": "what's the wifi password?" asks for no provider
         cues_zh=_words("宽带 光纤"),
         cue_phrases=("internet provider", "internet with", "internet company", "home internet", "fibre provider",
                      "fiber provider"),

@@ -376,6 +376,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # 小polo上班", "respiratory therapist life", "third week at Deloitte", "starting at a fintech called Ramp",
     # "给朵朵转到金色摇篮了"; "took", "starting", "helping out" and "sorry" open news
     ("m033_statement_marks", m008_statement_marks),
+    # a vet by what a visit was for ("for her shots"), a job by its suffix as a way of life ("sonographer life"), a gym by
+    # its name (超级猩猩, 乐刻), 携转, "中国移动38块的套餐", "一直找…剪头", 改去; "back from" opens news; 最近想 is no change
+    ("m034_statement_marks", m008_statement_marks),
 ]
 
 

@@ -31,6 +31,12 @@ def results(engram, question: str):  # as of a moment after every message
     ("third week at Accenture and I still don't know where the printer is", "§employer"),
     ("starting at a startup called Loop on monday!!", "§employer"),
     ("我们把小宝转到了楼下的托班，给小宝转到那边方便多了", "§childcare"),
+    ("took Pepper to Dr. Lane at Oak Street today for her boosters", "§vet"),  # a vet by what the visit was for
+    ("long day, 14 scans back to back. radiographer life 😴", "§occupation"),  # a job by its suffix, as a way of life
+    ("一直找公司楼下那家店的小周剪头，手艺稳", "§barber"),  # where the user always goes
+    ("这周把号携转到电信了，59的套餐够用", "§mobile_network"),  # 携转, short for 携号转网
+    ("我用的中国联通58块的套餐，流量不够", "§mobile_network"),  # the network, then its price, then 套餐
+    ("之前那家到期没续，现在改去超级猩猩上团课了", "§gym"),  # a gym by its name, 改去
 ])
 def test_a_statement_about_who_looks_after_the_user_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -103,3 +109,27 @@ def test_of_several_allergies_a_word_that_names_none_does_not_answer_what(engram
     engram.remember("can you suggest a quick noodle dinner?", at=at("2023-03-10T09:00:00"))
     engram.remember("my epipen runs out in june, do pharmacies replace them fast?", at=at("2023-05-01T09:00:00"))
     assert "sesame" in results(engram, "what am I allergic to?")[0].unit.content
+
+
+def test_an_intent_is_no_change_in_chinese():
+    from memory.extract.attributes import tells_a_change
+
+    assert tells_a_change("最近换了个健身房")
+    assert not tells_a_change("最近想减糖，奶茶点三分糖还是无糖啊")
+
+
+def test_a_hand_over_told_without_a_statement_frame_still_names_who_left(engram):
+    engram.remember("my landlord is Priya Shah, lovely but slow with repairs", at=at("2024-01-09T09:00:00"))
+    engram.remember("the boiler is making that banging noise again, is that dangerous?", at=at("2024-02-01T09:00:00"))
+    engram.remember("so the house got sold lol. rent goes to Northgate Lettings now, Priya's out of the picture",
+                    at=at("2024-04-15T09:00:00"))
+    found = results(engram, "who's my landlord these days?")
+    assert "Northgate" in found[0].unit.content
+    assert not by_text(found, "Priya Shah").valid
+
+
+def test_an_allergy_named_before_saying_so_answers_what(engram):
+    engram.remember("ordered curry for the team, checked twice there were no cashews since I'm allergic lol",
+                    at=at("2023-03-01T09:00:00"))
+    engram.remember("my epipen expires in september, remind me to get a refill", at=at("2023-05-01T09:00:00"))
+    assert "cashews" in results(engram, "what am I allergic to?")[0].unit.content

@@ -466,10 +466,10 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改喝|改吃|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
+    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
@@ -482,6 +482,8 @@ _ZH_DROPPED_SUBJECT = re.compile(
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
     r"|(?:^|[。！？，,\s]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
     # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
+    # where the user always goes: "一直找小区门口那家店的阿凯剪头"
+    r"|(?:^|[。！？，,\s]\s*)(?:平时|一般)?一直(?:找|去|在|用)"
     r"|(?:^|[。！？，,\s]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
     # a habit by its rate: "每天至少两杯美式", "一天一包烟"
     r"|(?:^|[。！？，,\s]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
@@ -493,7 +495,7 @@ VERB_FIRST = re.compile(
     r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
-    r"|took|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
+    r"|took|back from|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -520,6 +522,8 @@ _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\
                           r"|studying|renting|driving|biking|cycling|walking|riding|taking|volunteering|helping out"
                           # "loving the new place in Astoria": what is new to the user, the subject dropped
                           r"|(?:loving|enjoying|settling into|settled into|getting used to) (?:the|our|my) new"
+                          # "sonographer life 🤰": the user's job as a way of life, the sentence to itself
+                          r"|(?:[a-z-]+ )?[a-z-]+ life(?=\s*$|\s*[!.,;:…]|\s+[\u2600-\u27bf\U0001f300-\U0001faff])"
                           # "going to fade factory on the high st now": where the user goes these days
                           r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead)"
                           # "fully vegan as of jan 1st", "officially teetotal!": a state, "I'm" dropped
@@ -565,7 +569,7 @@ _LEFT_FOR = re.compile(r"\b(?:ditched|dumped|dropped|swapped|traded|left|quit) (
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
     r"|got|adopted|bought|upgraded|became|new)\b"
-    r"|现在|最近|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)", re.I)
+    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
@@ -617,7 +621,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|\b(?:(?:first|second) (?:full )?(?:day|week|month|shift) as|being an?) (?:[\w-]+\s+){0,2}(?:"
                    + _JOBS + r")\b"
                    # "respiratory therapist life during flu season": the job as a way of life
-                   r"|\b(?:" + _JOBS + r") life\b",
+                   r"|\b(?:" + _JOBS + r"|[a-z]+(?:grapher|ologist|ician|therapist|ist)) life\b",
                    r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
                    + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB),
@@ -681,7 +685,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|(?:went|going|go|ended up) with|ended up at"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
-            r"健身房|健身卡|私教课|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
+            r"健身房|健身卡|私教课|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
     # a video streaming service named in a statement: "our streaming is basically just netflix", "we're a disney+
     # household now", "cancelled hulu"
     "streaming": (r"\b(?:" + _STREAMING_SERVICE + r")(?!\w)",
@@ -727,7 +731,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b",
                   r"心理咨询|咨询师|心理医生|心理治疗"),
     # who looks after the user's animals: "took Biscuit to Dr. Okafor at Riverbend Animal Clinic", "switching vets"
-    "vet": (r"\b(?:vets?|veterinar\w+|animal (?:clinic|hospital)|pet (?:clinic|hospital))\b(?!-)",
+    "vet": (r"\b(?:vets?|veterinar\w+|animal (?:clinic|hospital)|pet (?:clinic|hospital)"
+            r"|for (?:her|his|their|its) (?:shots|jabs|boosters?|vaccinations?|annual check-?up))\b(?!-)",
             r"兽医|宠物医院|动物医院"),
     # where the user gives time: "volunteering at the Eastside Food Bank", "not doing the food bank anymore"
     "volunteering": (r"\b(?:volunteer\w*|food ?bank|soup kitchen|(?:animal|dog|cat) shelter|humane society|charity shop"
@@ -761,7 +766,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
-                       r"运营商|携号转网|手机套餐|话费|(?:中国)?(?:移动|联通|电信)的?(?:卡|套餐|号)"),
+                       r"运营商|携号转网|携转|把号[^，。,！？\s]{0,4}转|手机套餐|话费|(?:中国)?(?:移动|联通|电信)[^，。,！？\s]{0,6}?(?:卡|套餐|号)"),
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
     "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
              r" (?:the |a |our )?(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
