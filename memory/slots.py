@@ -300,6 +300,12 @@ SLOTS: tuple[Slot, ...] = (
                      "fiber provider"),
     ),
     Slot(
+        "coworking",  # where the user rents a desk: "where do I cowork out of now?"
+        cues_en=_words("cowork coworking co-working"),
+        cues_zh=_words("联合办公 共享办公"),
+        cue_phrases=("hot desk", "shared office", "rent a desk"),
+    ),
+    Slot(
         "dentist",
         cues_en=_words("dentist dentists dental teeth tooth orthodontist"),
         cues_zh=_words("牙医 牙科 洗牙 看牙 牙齿"),
@@ -367,7 +373,9 @@ SLOTS: tuple[Slot, ...] = (
     Slot("phone", aliases=("phone_number", "mobile_number", "cell_number", "电话", "手机", "手机号", "电话号码",
                            "手机号码")),
     Slot("birthday", aliases=("date_of_birth", "birth_date", "生日", "出生日期")),
-    Slot("hometown", aliases=("home_town", "老家", "家乡")),
+    Slot("hometown", cues_en=_words("hometown"), cues_zh=_words("老家 家乡"), cue_phrases=("home town", "grow up",
+                                                                                          "grew up", "originally from"),
+         aliases=("home_town", "老家", "家乡")),
     Slot("favourite_colour", aliases=("最喜欢的颜色",)),
     Slot("favourite_food", aliases=("最喜欢的食物",)),
     Slot("favourite_fruit", aliases=("最喜欢的水果",)),

@@ -37,6 +37,13 @@ def results(engram, question: str):  # as of a moment after every message
     ("这周把号携转到电信了，59的套餐够用", "§mobile_network"),  # 携转, short for 携号转网
     ("我用的中国联通58块的套餐，流量不够", "§mobile_network"),  # the network, then its price, then 套餐
     ("之前那家到期没续，现在改去超级猩猩上团课了", "§gym"),  # a gym by its name, 改去
+    ("年后跳槽去了京东，还是做运营", "§employer"),  # a time that ends in 后
+    ("戒了快两个月了！一根都没碰", "§smoking~no"),  # a cigarette by its measure word
+    ("我们租的房子在天通苑，离地铁近", "§home_location"),  # where the rented flat is
+    ("改开了腾讯视频，主要为了看综艺", "§streaming"),  # 改开
+    ("在吗～刚从西安老家回来，吃胖了", "§hometown"),  # a clause after ～, 从…回来
+    ("just signed the lease in Leith!! tiny but mine", "§home_location"),
+    ("peaced out of wework, the new hot desk place is half the price", "§coworking"),  # slang opens news
 ])
 def test_a_statement_about_who_looks_after_the_user_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -133,3 +140,13 @@ def test_an_allergy_named_before_saying_so_answers_what(engram):
                     at=at("2023-03-01T09:00:00"))
     engram.remember("my epipen expires in september, remind me to get a refill", at=at("2023-05-01T09:00:00"))
     assert "cashews" in results(engram, "what am I allergic to?")[0].unit.content
+
+
+def test_the_latest_hot_desk_answers_where_the_user_coworks(engram):
+    engram.remember("got a dedicated desk at the Regus on King St, pricey but quiet", at=at("2024-01-09T09:00:00"))
+    engram.remember("need a better desk lamp, the office one is awful", at=at("2024-02-15T09:00:00"))
+    engram.remember("peaced out of regus, the hive on mill road is half the price. hot desk but fine",
+                    at=at("2024-05-01T09:00:00"))
+    found = results(engram, "where do I cowork these days?")
+    assert "the hive" in found[0].unit.content
+    assert not by_text(found, "King St").valid
