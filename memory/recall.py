@@ -357,7 +357,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
             if pick:
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
-        if pick and (asks_before or before_named and said_since) and attribute not in HOLDS_MANY:  # replaced since
+        replaced_since = asks_before and len(positive) > 1 or before_named and said_since
+        if pick and replaced_since and attribute not in HOLDS_MANY:  # the answer is a value from before a change
             for memory_id in answers | {memory_id for _, memory_id in pick}:
                 earlier.setdefault(memory_id, Earlier(attribute, False))
         if pick and not asks_before and attribute in HOLDS_MANY:

@@ -380,7 +380,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # its name (超级猩猩, 乐刻), 携转, "中国移动38块的套餐", "一直找…剪头", 改去; "back from" opens news; 最近想 is no change
     ("m034_statement_marks", m008_statement_marks),
     # where the user rents a desk (WeWork, a hot desk) and comes from (老家, "grew up in"); "signed the lease in Astoria",
-    # "租的房子在望京", "一根都没碰"; 年后, 改开, 从…回来 open news in Chinese, and so does a clause after ～
+    # "租的房子在望京", "一根都没碰"; 年后, 改开, 从…回来 open news in Chinese, and so does a clause after ～; "i'm brazilian"
     ("m035_statement_marks", m008_statement_marks),
 ]
 

@@ -44,6 +44,7 @@ def results(engram, question: str):  # as of a moment after every message
     ("在吗～刚从西安老家回来，吃胖了", "§hometown"),  # a clause after ～, 从…回来
     ("just signed the lease in Leith!! tiny but mine", "§home_location"),
     ("peaced out of wework, the new hot desk place is half the price", "§coworking"),  # slang opens news
+    ("hey! sorry, i'm colombian so my english is a bit rusty", "§hometown"),  # where the user is from, as who they are
 ])
 def test_a_statement_about_who_looks_after_the_user_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -150,3 +151,11 @@ def test_the_latest_hot_desk_answers_where_the_user_coworks(engram):
     found = results(engram, "where do I cowork these days?")
     assert "the hive" in found[0].unit.content
     assert not by_text(found, "King St").valid
+
+
+def test_the_only_value_said_is_no_history_for_a_question_about_before(engram):
+    engram.remember("家里装了移动的宽带，300M，一年九百", at=at("2022-08-01T09:00:00"))
+    engram.remember("路由器隔两堵墙信号就没了怎么办", at=at("2022-09-01T09:00:00"))
+    found = results(engram, "我之前用的是哪家的宽带？")
+    assert "移动" in found[0].unit.content
+    assert found[0].valid

@@ -572,6 +572,13 @@ _CHANGE = re.compile(
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
+# where the user comes from, said as who they are: "i'm brazilian, moved here 2 years ago"
+_NATIONALITY = ("brazilian|mexican|canadian|american|british|english|scottish|welsh|irish|french|german|italian|spanish"
+                "|portuguese|dutch|belgian|swiss|austrian|polish|czech|hungarian|romanian|bulgarian|greek|turkish|russian"
+                "|ukrainian|swedish|norwegian|danish|finnish|icelandic|chinese|japanese|korean|taiwanese|vietnamese|thai"
+                "|filipino|filipina|indonesian|malaysian|singaporean|indian|pakistani|bangladeshi|sri lankan|nepali"
+                "|iranian|iraqi|israeli|lebanese|egyptian|moroccan|nigerian|ghanaian|kenyan|ethiopian|south african"
+                "|australian|kiwi|argentinian|argentine|chilean|colombian|peruvian|venezuelan|cuban|jamaican")
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
@@ -727,7 +734,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|wework|regus|shared office)\b",
                   r"联合办公|共享办公|共享工位"),
     # where the user comes from: "grew up in Leeds", "刚从成都老家过完年回来"
-    "hometown": (r"\b(?:hometown|home town|grew up in|originally from)\b", r"老家|家乡"),
+    "hometown": (r"\b(?:hometown|home town|grew up in|originally from|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
+                 r"老家|家乡"),
     # "my blood type is o negative", "I'm A+", "熊猫血"
     "blood_type": (r"\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|ab) ?(?:neg|negative|pos|positive)\b"
                    r"|rh ?(?:negative|positive))",
