@@ -357,8 +357,9 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
             if pick:
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
-        replaced_since = asks_before and len(positive) > 1 or before_named and said_since
-        if pick and replaced_since and attribute not in HOLDS_MANY:  # the answer is a value from before a change
+        # a question about before presupposes a change: its answer no longer holds, even when the only value known
+        replaced_since = asks_before or before_named and said_since
+        if pick and replaced_since and attribute not in HOLDS_MANY:
             for memory_id in answers | {memory_id for _, memory_id in pick}:
                 earlier.setdefault(memory_id, Earlier(attribute, False))
         if pick and not asks_before and attribute in HOLDS_MANY:
