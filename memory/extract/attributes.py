@@ -481,9 +481,9 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:^|[。！？，,\s～~]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
     r"|(?:^|[。！？，,\s～~]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
-    # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
     # where the user always goes: "一直找小区门口那家店的阿凯剪头"
     r"|(?:^|[。！？，,\s～~]\s*)(?:平时|一般)?一直(?:找|去|在|用)"
+    # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
     r"|(?:^|[。！？，,\s～~]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
     # a habit by its rate: "每天至少两杯美式", "一天一包烟"
     r"|(?:^|[。！？，,\s～~]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
@@ -741,7 +741,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|rh ?(?:negative|positive))",
                    r"血型|熊猫血|RH阴性|Rh阴性|rh阴性"),
     # who the user sees for their mind: "started seeing a therapist, Dr. Helen Marsh", "换了个心理咨询师"
-    "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b",
+    "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )"
+                  r"(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b",
                   r"心理咨询|咨询师|心理医生|心理治疗"),
     # who looks after the user's animals: "took Biscuit to Dr. Okafor at Riverbend Animal Clinic", "switching vets"
     "vet": (r"\b(?:vets?|veterinar\w+|animal (?:clinic|hospital)|pet (?:clinic|hospital)"
