@@ -1,5 +1,6 @@
-"""Who looks after the user and theirs (a therapist, a vet, a daycare, a broadband provider, where they volunteer), a
-hand-over told by the name of whoever left, and answers that are no longer true once something replaced them."""
+"""Who looks after the user and theirs (a therapist, a vet, a daycare, a broadband provider, where they volunteer or rent
+a desk), where they come from, statements as chat types them, a hand-over told by the name of whoever left, and answers
+that are no longer true once something replaced them."""
 import pytest
 
 from memory.extract.attributes import statement_marks
@@ -46,7 +47,7 @@ def results(engram, question: str):  # as of a moment after every message
     ("peaced out of wework, the new hot desk place is half the price", "§coworking"),  # slang opens news
     ("hey! sorry, i'm colombian so my english is a bit rusty", "§hometown"),  # where the user is from, as who they are
 ])
-def test_a_statement_about_who_looks_after_the_user_is_marked_with_its_attribute(text, mark):
+def test_chat_as_typed_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
 
 
