@@ -130,7 +130,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     if HAN_CHAR.search(question):
         if settled:  # a slot's latest statement, unless a later switch names what it held ("乐刻那边…换到了超级猩猩")
             yes_no = asks_yes_no(question)
-            return _switch_from_best(index, ids, scores, _own_turns(index, ids[: WINDOW + 1], yes_no=yes_no), texts,
+            return _switch_from_best(index, ids, scores, own_turns(index, ids[: WINDOW + 1], yes_no=yes_no), texts,
                                      yes_no=yes_no)
         return _latest_by_topic_words(index, ids, scores, rules, question, texts)
     threshold = SAME_TOPIC.get(embedder_name)
@@ -142,7 +142,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
-    own = set(_own_turns(index, ids[: WINDOW + 1], yes_no=True))
+    own = set(own_turns(index, ids[: WINDOW + 1], yes_no=True))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index, names, texts)
     if settled:
@@ -180,7 +180,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     relevant = [memory_id for memory_id, score, _ in window if score >= floor]
-    own = _own_turns(index, relevant, yes_no=asks_yes_no(question))
+    own = own_turns(index, relevant, yes_no=asks_yes_no(question))
     holders = [index.holding(word, own) for word in topics]
     held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
     said = texts([memory_id for memory_id, count in held.items() if count])
@@ -224,7 +224,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
             set(index.same_message(ids[0])))
 
 
-def _own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:
+def own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:
     """The user's own chat turns and profile memories among `memory_ids`: not a turn that asks, tells of
     someone else or is the assistant's; one that only closes a value only for a yes/no question."""
     kept = [m for m in memory_ids if index.is_type(m, "chat_turn") or index.is_type(m, "user_profile")]

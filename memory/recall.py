@@ -21,7 +21,7 @@ from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
-                          topic_words_zh)
+                          own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES,
                     asks_as_user)
@@ -60,9 +60,7 @@ _HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closin
                         r"|switched|sold|gone|out of the picture|no longer|any ?more)\b", re.I)
 # a capital inside a sentence, or after a title: "Dr. Helen Marsh"
 _CARRIED_NAME = re.compile(r"(?:(?<=\b(?:Dr|Mr|Ms)\. )|(?<=\bMrs\. )|(?<=\bProf\. )|(?<![.!?]\s)(?<!^))\b[A-Z][\w'-]+")
-# capitals that name no one: titles, days and months
-_NOT_CARRIED = frozenset("Dr Mr Mrs Ms Prof Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February "
-                         "March April May June July August September October November December".split())
+_TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Prof"})
 # a job in its own frame: "im a junior dev at a fintech startup", "working as a …"
 _SAID_AS_A = re.compile(r"\b(?:i'?m|i am|work(?:ing)? as) an? [\w-]+", re.I)
 # a name as chat types it, in lower case: a model ("my mazda3", "x5"), or a person by title ("dr patel")
@@ -387,17 +385,16 @@ def _handed_on(parts: RecallParts, said: list[tuple[float, int, bool]], values: 
         return []
     index = parts.index
     known = {memory_id for _, memory_id, _ in said} | values
-    units = parts.store.memories_by_id(list(known))
+    units = parts.store.memories_by_id([memory_id for _, memory_id, _ in said])
     naming: set[int] = set()
     for when, memory_id, _ in said:
         names = {m.group() for m in _CARRIED_NAME.finditer(units[memory_id].content)} if memory_id in units else set()
-        for terms in (tokenize_for_search(name) for name in names - _NOT_CARRIED):
+        for terms in (tokenize_for_search(name) for name in names - _TITLES if not _NOT_A_NAME.search(name)):
             if len(terms) == 1:
                 naming.update(i for i in index.rows_with_term(terms[0])
                               if i not in known and index.kept(i, keep) and index.attrs(i)[1] > when)
     turns = [i for i in naming if index.is_type(i, "chat_turn") and not known & set(index.same_message(i))]
-    mine = set(turns) - index.holding(ASKS_MARK, turns) - index.holding(OTHERS_MARK, turns) \
-        - index.holding(ASSISTANT_MARK, turns)
+    mine = own_turns(index, turns, yes_no=True)
     return [(index.attrs(i)[1], i, False) for i, unit in sorted(parts.store.memories_by_id(mine).items())
             if _HANDED_ON.search(unit.content)]
 

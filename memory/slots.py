@@ -31,7 +31,7 @@ def asks_as_user(question: str) -> bool:
 
 
 def _asks_of_a_dependant(question: str, words: set[str]) -> bool:
-    return any(words & SLOT_CUES_EN[slot] or any(cue in question for cue in SLOT_CUES_ZH[slot]) for slot in DEPENDANTS_CARE)
+    return any(words & slot.cues_en or any(cue in question for cue in slot.cues_zh) for slot in _DEPENDANTS_CARE)
 
 
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}
@@ -403,9 +403,7 @@ def _unique_keys(pairs: list[tuple[str, object]], what: str) -> dict:
 
 
 # who looks after the user's dependants: a question about it by the dependant's name is the user's
-DEPENDANTS_CARE = ("childcare", "vet")
-SLOT_CUES_EN: dict[str, frozenset[str]] = {s.name: s.cues_en for s in SLOTS}
-SLOT_CUES_ZH: dict[str, frozenset[str]] = {s.name: s.cues_zh for s in SLOTS}
+_DEPENDANTS_CARE = tuple(s for s in SLOTS if s.name in ("childcare", "vet"))
 # slot → question cues; a slot without cues is recognised by the parts of its name (recall)
 SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SLOTS if s.cues_en or s.cues_zh}
 # question phrases that claim their words for no slot: "what have I worked on", "how often do I work out"

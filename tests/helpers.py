@@ -29,6 +29,15 @@ def first_message_id(eng: Engram, question: str) -> str:
     return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id
 
 
+# a moment after every message the chat-update tests write
+AFTER_ALL = at("2025-06-01T00:00:00")
+
+
+def results_after_all(eng: Engram, question: str) -> list:
+    """What recall answers to `question` as of `AFTER_ALL`."""
+    return eng.recall(question, as_of=AFTER_ALL).results
+
+
 def by_text(found: list, text: str):
     """The first of the recollections `found` whose memory's text holds `text`."""
     return next(rec for rec in found if text in rec.unit.content)

@@ -3,18 +3,11 @@ import pytest
 
 from memory.extract.attributes import statement_marks, switched_kinds
 from memory.recall import names_a_value
-from tests.helpers import at, by_text
-
-NOW = at("2025-06-01T00:00:00")
-
+from tests.helpers import at, by_text, results_after_all
 
 @pytest.fixture
 def engram(minilm_engram):
     return minilm_engram
-
-
-def results(engram, question: str):
-    return engram.recall(question, as_of=NOW).results
 
 
 def test_an_earlier_carrier_is_history_once_the_switch_is_the_latest_word(engram):
@@ -22,7 +15,7 @@ def test_an_earlier_carrier_is_history_once_the_switch_is_the_latest_word(engram
     engram.remember("my phone screen cracked AGAIN lol, any tips for cheap repair shops?", at=at("2024-03-01T09:00:00"))
     engram.remember("finally switched carriers, ported my number over to Mint Mobile yesterday",
                     at=at("2024-05-10T09:00:00"))
-    found = results(engram, "Which mobile carrier am I with right now?")
+    found = results_after_all(engram, "Which mobile carrier am I with right now?")
     assert "Mint Mobile" in found[0].unit.content and found[0].valid
     old = by_text(found, "T-Mobile")
     assert not old.valid and "earlier word on user.mobile_network" in old.why
@@ -32,7 +25,7 @@ def test_a_new_dentist_by_a_switch_that_names_its_kind_ends_the_old_one(engram):
     engram.remember("my dentist is Dr. Shaw over on Maple, he's fine I guess", at=at("2024-01-10T09:00:00"))
     engram.remember("is it normal for gums to bleed when flossing?", at=at("2024-02-10T09:00:00"))
     engram.remember("fyi I switched dentists, going to Dr. Alvarez on 5th ave now", at=at("2024-04-10T09:00:00"))
-    found = results(engram, "Who's my dentist?")
+    found = results_after_all(engram, "Who's my dentist?")
     assert "Dr. Alvarez" in found[0].unit.content
     assert not by_text(found, "Dr. Shaw").valid
 
@@ -40,7 +33,7 @@ def test_a_new_dentist_by_a_switch_that_names_its_kind_ends_the_old_one(engram):
 def test_an_attribute_that_holds_many_values_keeps_the_earlier_ones(engram):
     engram.remember("my dog keeps barking at the postman, so embarrassing", at=at("2024-01-10T09:00:00"))
     engram.remember("we adopted a kitten named Miso today!", at=at("2024-04-10T09:00:00"))
-    found = results(engram, "What pets do I have now?")
+    found = results_after_all(engram, "What pets do I have now?")
     told = [rec for rec in found if "postman" in rec.unit.content]
     assert told and all(rec.valid for rec in told)
 
@@ -50,7 +43,7 @@ def test_a_word_that_named_no_value_is_not_made_history(engram):
     engram.remember("ok so I finally did it, signed the offer letter tonight. giving notice tomorrow",
                     at=at("2024-03-01T21:00:00"))
     engram.remember("first full week at Pulse Health done!! way less meetings", at=at("2024-04-05T18:00:00"))
-    found = results(engram, "where do I work these days?")
+    found = results_after_all(engram, "where do I work these days?")
     assert "Pulse Health" in found[0].unit.content
     assert all(rec.valid for rec in found if "offer letter" in rec.unit.content)
 
@@ -60,7 +53,7 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
     engram.remember("how often should tires be rotated?", at=at("2024-02-05T09:00:00"))
     engram.remember("sold the subaru over the weekend. going car-free for now, bike + bus",
                     at=at("2024-05-05T09:00:00"))
-    found = results(engram, "Do I have a car at the moment?")
+    found = results_after_all(engram, "Do I have a car at the moment?")
     assert "car-free" in found[0].unit.content and found[0].unit.type == "chat_turn"
     assert any(not rec.valid and "Outback" in rec.unit.content for rec in found)
 
@@ -116,7 +109,7 @@ def test_a_yes_no_question_about_something_given_up_is_answered_in_the_users_wor
 def test_the_users_earlier_word_on_a_replaced_or_closed_value_is_history(engram, said, question, first, old, why):
     for text, day in said:
         engram.remember(text, at=at(f"{day}T09:00:00"))
-    found = results(engram, question)
+    found = results_after_all(engram, question)
     assert first is None or first in found[0].unit.content
     earlier = by_text(found, old)
     assert not earlier.valid and (why is None or f"earlier word on {why}" in earlier.why)
@@ -191,7 +184,7 @@ def test_an_earlier_value_named_in_passing_is_history_and_a_common_noun_is_not(e
     engram.remember("the Fiesta failed its MOT again, brake pipes this time", at=at("2023-10-02T09:00:00"))
     engram.remember("Focus is hard with the kids around, the car radio on full blast", at=at("2023-11-02T09:00:00"))
     engram.remember("finally sold it and bought a secondhand Golf, drove it home today", at=at("2024-03-10T09:00:00"))
-    found = results(engram, "What car am I driving now?")
+    found = results_after_all(engram, "What car am I driving now?")
     assert "Golf" in found[0].unit.content and found[0].valid
     old = by_text(found, "Fiesta")
     assert not old.valid and "earlier word on user.car" in old.why
@@ -202,7 +195,7 @@ def test_a_chinese_turn_names_an_earlier_value_by_its_statement_words(engram):
     engram.remember("烦死了，一天一包烟，钱包扛不住", at=at("2023-10-02T09:00:00"))
     engram.remember("我爸抽了三十年烟，怎么劝都不听", at=at("2023-11-02T09:00:00"))
     engram.remember("戒烟半年了，嗓子舒服多了", at=at("2024-03-10T09:00:00"))
-    found = results(engram, "我现在还抽烟吗？")
+    found = results_after_all(engram, "我现在还抽烟吗？")
     assert "戒烟半年" in found[0].unit.content
     old = by_text(found, "一天一包烟")
     assert not old.valid and "earlier word on user.smoking" in old.why
@@ -230,7 +223,7 @@ def test_the_users_earlier_word_sharing_the_questions_topic_with_a_change_is_lef
     engram.remember("my flatmate pays for netflix AND disney+ AND now tv, like how many do u need", at=at("2024-02-10T09:00:00"))
     engram.remember("finally pulled the plug on netflix, £15.99 to rewatch the office again, nah. using the library app now",
                     at=at("2024-03-10T09:00:00"))
-    found = results(engram, "am i still paying for netflix?")
+    found = results_after_all(engram, "am i still paying for netflix?")
     assert "pulled the plug" in found[0].unit.content and found[0].valid
     assert not by_text(found, "tiger king").valid
     assert by_text(found, "my flatmate").valid  # someone else's
@@ -243,11 +236,11 @@ def test_a_word_shared_only_in_someone_elses_clause_or_asked_about_before_leaves
                     at=at("2024-02-10T09:00:00"))
     engram.remember("switched clubs btw, i run with hilltop harriers now, their sessions fit round my shifts",
                     at=at("2024-03-10T09:00:00"))
-    found = results(engram, "which running club am I with now?")
+    found = results_after_all(engram, "which running club am I with now?")
     assert "hilltop harriers" in found[0].unit.content
     assert not by_text(found, "riverside striders").valid
     assert by_text(found, "book club").valid  # the club is the neighbour's
-    assert all(r.valid for r in results(engram, "which running club was I in before hilltop harriers?"))
+    assert all(r.valid for r in results_after_all(engram, "which running club was I in before hilltop harriers?"))
 
 
 def test_a_change_told_before_a_hesitant_question_leaves_behind_a_word_of_its_family(engram):
@@ -258,7 +251,7 @@ def test_a_change_told_before_a_hesitant_question_leaves_behind_a_word_of_its_fa
     engram.remember("my old therapist retired so the practice matched me with someone new, Tomas Berg. first session "
                     "was... ok? hard to say", at=at("2024-03-10T09:00:00"))
     engram.remember("flying to Lisbon next month, wish me luck", at=at("2024-04-10T09:00:00"))
-    found = results(engram, "who's my therapist now?")
+    found = results_after_all(engram, "who's my therapist now?")
     assert "Tomas Berg" in found[0].unit.content
     assert not by_text(found, "Ines").valid
     assert by_text(found, "my cousin's").valid
@@ -268,7 +261,7 @@ def test_no_earlier_word_is_left_behind_by_a_message_that_asks(engram):
     engram.remember("joined the Hackney Harriers running club, thursday evenings are 5k loops now",
                     at=at("2024-01-10T09:00:00"))
     engram.remember("any tips for a club social? I'm so awkward meeting new people", at=at("2024-03-10T09:00:00"))
-    assert all(r.valid for r in results(engram, "what club do I go to on thursdays?"))
+    assert all(r.valid for r in results_after_all(engram, "what club do I go to on thursdays?"))
 
 
 def test_a_chinese_change_leaves_behind_the_users_earlier_turn_that_shares_a_word_with_it(engram):
@@ -276,6 +269,6 @@ def test_a_chinese_change_leaves_behind_the_users_earlier_turn_that_shares_a_wor
     engram.remember("每周三晚上固定打羽毛球，出一身汗巨爽", at=at("2024-01-10T09:00:00"))
     engram.remember("羽毛球拍线一般拉多少磅合适？帮朋友问", at=at("2024-02-10T09:00:00"))
     engram.remember("最近迷上飞盘了，羽毛球拍都吃灰了哈哈，周末都在草坪上跑", at=at("2024-03-10T09:00:00"))
-    found = results(engram, "我最近的运动爱好是啥？")
+    found = results_after_all(engram, "我最近的运动爱好是啥？")
     assert "飞盘" in found[0].unit.content and found[0].valid
     assert not by_text(found, "每周三晚上").valid

@@ -5,18 +5,11 @@ import pytest
 from memory.extract.attributes import resolve, statement_marks, tells_a_change
 from memory.extract.value_types import kinds_that_left
 from memory.recall import _about_user, names_a_value
-from tests.helpers import at, by_text
-
-NOW = at("2025-06-01T00:00:00")
-
+from tests.helpers import at, by_text, results_after_all
 
 @pytest.fixture
 def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     return minilm_engram
-
-
-def results(engram, question: str):  # as of a moment after every message
-    return engram.recall(question, as_of=NOW).results
 
 
 @pytest.mark.parametrize("text, mark", [
@@ -117,7 +110,7 @@ def test_a_chinese_question_about_the_child_with_the_subject_dropped_is_answered
     engram.remember("小孩放学后吃啥水果比较好", at=at("2023-09-12T09:00:00"))
     engram.remember("那家托管老换老师，不放心，这学期开始送学校对面的晨曦了，贵点但靠谱", at=at("2024-01-08T09:00:00"))
     engram.remember("阳光太强了，孩子帽子买哪种好", at=at("2024-01-10T09:00:00"))
-    found = results(engram, "孩子现在放学后去哪里？")
+    found = results_after_all(engram, "孩子现在放学后去哪里？")
     assert "晨曦" in found[0].unit.content
     assert not by_text(found, "阳光托管").valid
 
@@ -126,7 +119,7 @@ def test_a_chinese_fund_cashed_out_answers_a_yes_no_question_and_leaves_the_buyi
     engram.remember("上个月开始定投招商白酒，每周五百", at=at("2023-03-06T09:00:00"))
     engram.remember("存款利率现在一般多少", at=at("2023-04-02T09:00:00"))
     engram.remember("白酒那只基金清仓了，亏麻了😭", at=at("2023-11-20T09:00:00"))
-    found = results(engram, "我手上还有招商那只基金吗？")
+    found = results_after_all(engram, "我手上还有招商那只基金吗？")
     assert "清仓" in found[0].unit.content
     assert not by_text(found, "定投招商白酒").valid
 
@@ -136,7 +129,7 @@ def test_the_streaming_service_is_the_latest_one_named_and_the_earlier_one_is_hi
     engram.remember("what's a good documentary about octopuses?", at=at("2023-06-10T09:00:00"))
     engram.remember("ok we dropped that and we're on peacock now, cheaper and it has the football",
                     at=at("2024-01-15T09:00:00"))
-    found = results(engram, "which streaming service do we pay for at the moment?")
+    found = results_after_all(engram, "which streaming service do we pay for at the moment?")
     assert "peacock" in found[0].unit.content
     assert not by_text(found, "hulu").valid
 
@@ -145,7 +138,7 @@ def test_a_yes_no_question_on_a_partner_asked_without_the_word_is_answered_by_th
     engram.remember("my boyfriend theo is cooking me dinner tonight, so spoiled", at=at("2023-05-02T09:00:00"))
     engram.remember("what wine goes with mushroom risotto?", at=at("2023-05-03T09:00:00"))
     engram.remember("theo and i broke up last week. it's for the best i think", at=at("2024-01-20T09:00:00"))
-    found = results(engram, "am i seeing someone at the moment?")
+    found = results_after_all(engram, "am i seeing someone at the moment?")
     assert "broke up" in found[0].unit.content
     assert not by_text(found, "boyfriend theo").valid
 
@@ -165,7 +158,7 @@ def test_an_instrument_given_up_leaves_its_own_earlier_words_behind_not_the_othe
     engram.remember("what's the easiest song to learn on the harmonica?", at=at("2023-04-01T09:00:00"))
     engram.remember("hmm been doing cello practice too, my teacher says my bowing is better", at=at("2023-05-01T09:00:00"))
     engram.remember("gave up on guitar, no time with the new baby", at=at("2024-02-01T09:00:00"))
-    found = results(engram, "do i still play guitar?")
+    found = results_after_all(engram, "do i still play guitar?")
     assert "gave up on guitar" in found[0].unit.content
     guitar = by_text(found, "practising guitar")
     assert not guitar.valid and "earlier word on user.instrument" in guitar.why  # by the instrument it names
@@ -183,7 +176,7 @@ def test_a_new_barber_is_the_latest_word_and_the_old_shop_is_history(engram):
     engram.remember("how often should i wash my hair if it's curly?", at=at("2023-07-10T09:00:00"))
     engram.remember("leroy moved away so these days i go to sam at blade runners barbers, solid cuts",
                     at=at("2023-09-23T09:00:00"))
-    found = results(engram, "who cuts my hair nowadays?")
+    found = results_after_all(engram, "who cuts my hair nowadays?")
     assert "blade runners" in found[0].unit.content
     assert not by_text(found, "leroy's shop").valid
 
@@ -209,7 +202,7 @@ def test_a_move_told_after_an_interjection_is_the_latest_word(engram):
     engram.remember("I live in Leeds, in a flat near Headingley", at=at("2024-01-15T09:00:00"))
     engram.remember("what's a good day trip from a big city by train?", at=at("2024-02-20T09:00:00"))
     engram.remember("ok big news, moved down to bristol last weekend!! new place is in easton", at=at("2024-04-02T09:00:00"))
-    found = results(engram, "where am i based these days?")
+    found = results_after_all(engram, "where am i based these days?")
     assert "bristol" in found[0].unit.content and found[0].valid
 
 
@@ -217,7 +210,7 @@ def test_a_job_at_a_place_in_lower_case_is_history_once_a_new_employer_is_the_la
     engram.remember("work was brutal today, 3 back to back client calls", at=at("2023-11-06T09:00:00"))
     engram.remember("i'm an auditor at deloitte btw, mostly banking clients", at=at("2023-11-09T09:00:00"))
     engram.remember("first week at monzo done!! finally out of the big 4 grind", at=at("2024-02-09T09:00:00"))
-    found = results(engram, "who's my employer right now?")
+    found = results_after_all(engram, "who's my employer right now?")
     assert "monzo" in found[0].unit.content
     assert not by_text(found, "deloitte").valid
 
@@ -226,7 +219,7 @@ def test_a_cancelled_membership_answers_no_and_leaves_the_gym_behind(engram):
     engram.remember("whats the best way to wash a gym bag that smells awful", at=at("2023-10-01T09:00:00"))
     engram.remember("joined puregym on the high street, £24.99 a month", at=at("2023-10-03T09:00:00"))
     engram.remember("cancelled my gym membership today, home workouts from now on", at=at("2024-03-02T09:00:00"))
-    found = results(engram, "am i still paying for a gym?")
+    found = results_after_all(engram, "am i still paying for a gym?")
     assert "cancelled my gym membership" in found[0].unit.content
     assert not by_text(found, "puregym").valid
 
@@ -237,7 +230,7 @@ def test_a_later_change_the_slot_words_do_not_know_goes_above_the_slot_answer(en
     engram.remember("what exercise is good for people with arthritis?", at=at("2024-02-01T09:00:00"))
     engram.remember("the treadmill was wrecking my knee so I switched to aqua aerobics at Riverside Baths, tuesdays and "
                     "thursdays", at=at("2024-03-12T09:00:00"))
-    found = results(engram, "which gym am I a member of these days?")
+    found = results_after_all(engram, "which gym am I a member of these days?")
     assert "aqua aerobics" in found[0].unit.content
     assert not by_text(found, "PureGym").valid
 
@@ -246,7 +239,7 @@ def test_chinese_home_said_with_zhu_is_history_after_a_move(engram):
     engram.remember("我住望京这边 离公司近 走路十分钟", at=at("2023-06-12T09:00:00"))
     engram.remember("上周末搬家累死了 现在住回龙观了 房租便宜了一半", at=at("2024-03-04T09:00:00"))
     engram.remember("新家附近有啥好吃的 帮我搜搜夜宵", at=at("2024-03-15T09:00:00"))
-    found = results(engram, "我现在家在哪一片？")
+    found = results_after_all(engram, "我现在家在哪一片？")
     assert "回龙观" in found[0].unit.content
     assert not by_text(found, "望京").valid
 
@@ -255,7 +248,7 @@ def test_chinese_membership_given_back_answers_a_yes_no_question(engram):
     engram.remember("开了爱奇艺年卡会员 追剧方便多了", at=at("2023-07-03T09:00:00"))
     engram.remember("爱奇艺会员我退了 找客服退了剩下几个月的钱", at=at("2024-01-09T09:00:00"))
     engram.remember("超市会员卡积分怎么兑换", at=at("2024-01-18T09:00:00"))
-    found = results(engram, "我还是那个视频网站的会员吗？")
+    found = results_after_all(engram, "我还是那个视频网站的会员吗？")
     assert "会员我退了" in found[0].unit.content
 
 
@@ -273,7 +266,7 @@ def test_a_bank_in_lower_case_is_history_once_everything_moved(engram):
                     at=at("2023-11-20T09:00:00"))
     engram.remember("finally moved everything over to monzo this week 🎉 the app is sooo much better",
                     at=at("2024-02-15T09:00:00"))
-    found = results(engram, "which bank do i keep my money with now?")
+    found = results_after_all(engram, "which bank do i keep my money with now?")
     assert "monzo" in found[0].unit.content
     assert not by_text(found, "lloyds").valid
 
@@ -283,7 +276,7 @@ def test_who_looks_after_the_child_now_leaves_the_nursery_behind(engram):
     engram.remember("daughter wants a bike for her bday, what size for a 3yo?", at=at("2023-11-30T09:00:00"))
     engram.remember("we've pulled maya out of nursery, fees were insane. she's at her grandma's on weekdays now",
                     at=at("2024-02-05T09:00:00"))
-    found = results(engram, "who's looking after my daughter during the week now?")
+    found = results_after_all(engram, "who's looking after my daughter during the week now?")
     assert "grandma" in found[0].unit.content
     assert not by_text(found, "little acorns").valid
 
@@ -295,16 +288,16 @@ def test_a_landlord_and_a_blood_type_are_found_by_what_they_are(engram):
     engram.remember("what type of plant survives in a dark bathroom", at=at("2023-10-23T09:00:00"))
     engram.remember("my blood type is o negative btw, found out when i donated last year", at=at("2023-10-24T09:00:00"))
     engram.remember("need a blood test for my visa, do i have to fast?", at=at("2023-10-25T09:00:00"))
-    assert "derek" in results(engram, "who owns the flat i rent?")[0].unit.content
-    assert "o negative" in results(engram, "if i ever needed a transfusion, what type should they give me?")[0].unit.content
+    assert "derek" in results_after_all(engram, "who owns the flat i rent?")[0].unit.content
+    assert "o negative" in results_after_all(engram, "if i ever needed a transfusion, what type should they give me?")[0].unit.content
 
 
 def test_the_barbershop_before_the_switch(engram):
     engram.remember("my barber is tony at sharp cuts, been going there for years", at=at("2023-03-20T09:00:00"))
     engram.remember("switched my phone to dark mode and now i can't find the setting back lol", at=at("2023-07-11T09:00:00"))
     engram.remember("tony retired 😢 going to fade factory on the high st now, they're decent", at=at("2023-10-02T09:00:00"))
-    assert "sharp cuts" in results(engram, "which barbershop did i use before i switched?")[0].unit.content
-    assert "fade factory" in results(engram, "which barbershop do i go to now?")[0].unit.content
+    assert "sharp cuts" in results_after_all(engram, "which barbershop did i use before i switched?")[0].unit.content
+    assert "fade factory" in results_after_all(engram, "which barbershop do i go to now?")[0].unit.content
 
 
 def test_chinese_insurer_said_topic_first_is_history_after_a_renewal_elsewhere(engram):
@@ -312,7 +305,7 @@ def test_chinese_insurer_said_topic_first_is_history_after_a_renewal_elsewhere(e
     engram.remember("车险一直是平安的，理赔挺快", at=at("2023-03-01T09:00:00"))
     engram.remember("公司要我们自己交补充医疗保险吗", at=at("2023-11-08T09:00:00"))
     engram.remember("今年车险续的人保，比去年便宜了八百多", at=at("2024-02-28T09:00:00"))
-    found = results(engram, "我的汽车保险现在是哪家公司？")
+    found = results_after_all(engram, "我的汽车保险现在是哪家公司？")
     assert "人保" in found[0].unit.content
     assert not by_text(found, "平安").valid
 
@@ -361,7 +354,7 @@ def test_a_job_left_for_another_leaves_the_first_day_behind(engram):
     engram.remember("how do i politely say no to working weekends", at=at("2023-09-30T09:00:00"))
     engram.remember("handed in my notice at monzo 👋 joining deliveroo on the 4th, their data team",
                     at=at("2024-01-15T09:00:00"))
-    found = results(engram, "who's my employer now?")
+    found = results_after_all(engram, "who's my employer now?")
     assert "deliveroo" in found[0].unit.content
     assert not by_text(found, "started at monzo").valid
 
@@ -370,7 +363,7 @@ def test_chinese_kindergarten_changed_for_the_users_daughter(engram):
     engram.remember("女儿在小区里的阳光幼儿园上小班，老师人挺好的", at=at("2023-09-01T09:00:00"))
     engram.remember("幼儿园开学要准备些什么东西", at=at("2023-09-02T09:00:00"))
     engram.remember("闺女转园了，现在去的是蓝天双语，接送远了点但是英语环境好", at=at("2024-03-01T09:00:00"))
-    found = results(engram, "我家丫头目前在哪个园？")
+    found = results_after_all(engram, "我家丫头目前在哪个园？")
     assert "蓝天双语" in found[0].unit.content
     assert not by_text(found, "阳光幼儿园").valid
 
@@ -379,7 +372,7 @@ def test_chinese_lessons_given_up_for_the_son_answer_whether_he_still_goes(engra
     engram.remember("给儿子报了周六上午的钢琴课，一节课280，有点肉疼", at=at("2023-09-09T09:00:00"))
     engram.remember("儿子想学画画，几岁开始比较合适", at=at("2024-01-06T09:00:00"))
     engram.remember("钢琴课退了，孩子实在不喜欢，剩下的课时钱也退回来了", at=at("2024-03-16T09:00:00"))
-    found = results(engram, "儿子周末还去学琴不？")
+    found = results_after_all(engram, "儿子周末还去学琴不？")
     assert "钢琴课退了" in found[0].unit.content
     assert not by_text(found, "一节课280").valid
 
@@ -388,6 +381,6 @@ def test_a_fund_cashed_out_leaves_the_purchase_behind(engram):
     engram.remember("我买了5万的易方达蓝筹精选，拿着看看", at=at("2023-05-01T09:00:00"))
     engram.remember("手上有点闲钱放余额宝还是买理财", at=at("2023-08-01T09:00:00"))
     engram.remember("那个基金我全部赎回了，亏了二十个点，不玩了", at=at("2024-02-01T09:00:00"))
-    found = results(engram, "我现在手里还有没有基金？")
+    found = results_after_all(engram, "我现在手里还有没有基金？")
     assert "全部赎回" in found[0].unit.content
     assert not by_text(found, "易方达").valid
