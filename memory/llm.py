@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import socket
 from contextlib import closing
 from dataclasses import dataclass
 from functools import lru_cache
@@ -269,8 +270,21 @@ class ChatModel:
                                client=self._client)
         return self._llm
 
+    def _check_listening(self, when: str) -> None:
+        """Before the first reply loads llama-index (≈ 2 s), see that something listens at the server's address:
+        with no server, an offline answer comes without that wait."""
+        if self._llm is not None:
+            return
+        parts = urlsplit(self.base_url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            socket.create_connection((parts.hostname or "127.0.0.1", port), timeout=self.probe_timeout).close()
+        except OSError as exc:
+            raise self._unavailable(exc, when, self.probe_timeout) from exc
+
     def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
         """Yield the reply's text deltas; a failure, even midway, raises ModelUnavailableError."""
+        self._check_listening(" while streaming a reply")
         chat_messages = to_chat_messages(messages)
         done = False
         try:
@@ -287,6 +301,7 @@ class ChatModel:
 
     def complete(self, messages: Sequence[Mapping[str, str]]) -> str:
         """The whole reply as one string."""
+        self._check_listening(" while generating a reply")
         chat_messages = to_chat_messages(messages)
         try:
             response = self.llm.chat(chat_messages)

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +22,7 @@ from memory.llm import (
 )
 from tests.fixtures.fake_ollama import FakeOllama
 
+ROOT = Path(__file__).resolve().parents[1]
 HELLO = [{"role": "user", "content": "Hello?"}]
 MakeChat = Callable[..., ChatModel]
 MakeEmbedder = Callable[..., OllamaEmbedder]
@@ -179,6 +183,27 @@ def test_server_down_raises_with_a_hint(make_chat: MakeChat) -> None:
         chat.complete(HELLO)
     with pytest.raises(ModelUnavailableError, match="could not connect"):
         chat.list_models()
+
+
+OFFLINE_REPLY = """
+import sys
+from memory.errors import ModelUnavailableError
+from memory.llm import ChatModel
+try:
+    list(ChatModel(sys.argv[1]).stream([{"role": "user", "content": "Hello?"}]))
+except ModelUnavailableError as exc:
+    print("UNAVAILABLE", exc)
+print("LOADED", sorted(name for name in sys.modules if name.split(".")[0] in {"llama_index", "ollama", "httpx"}))
+"""
+
+
+def test_with_no_server_listening_a_reply_fails_without_loading_the_client() -> None:
+    """An offline answer does not wait for llama-index (about 2 s) to load only to find nothing listens."""
+    done = subprocess.run([sys.executable, "-c", OFFLINE_REPLY, closed_port_url()], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "UNAVAILABLE" in done.stdout and "could not connect" in done.stdout
+    assert "LOADED []" in done.stdout
 
 
 def test_server_down_status_does_not_raise(make_chat: MakeChat) -> None:
