@@ -16,7 +16,7 @@ from .embed import Embedder
 from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
-from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, names_someone
+from .extract.relations import ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, QUESTIONS_MARK, names_someone
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
@@ -666,6 +666,9 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
                    or any(not _claimed(c, attribute, chinese) for c in chinese[attribute]))
         if hit:
             found.append(attribute)
+    if "childcare" in attributes and CHILD_WORD.search(query) and CHILD_SCHOOL.search(query):
+        # "我儿子现在在哪个学校上学": a child's school is the care of a dependant, not the user's own school
+        found = [a for a in found if a not in ("school", "childcare")] + ["childcare"]
     return found
 
 

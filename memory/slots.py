@@ -268,7 +268,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "landlord",  # who the user rents from: "who owns the flat I rent?"
         cues_en=_words("landlord landlady"),
-        cues_zh=_words("房东 房主 二房东"),
+        cues_zh=_words("房东 房主 二房东 房租交给 房租给 房租是交给 房租打给 交房租给"),
         cue_phrases=("i rent", "we rent", "rent from", "renting from", "letting agent", "pay rent to", "pay my rent"),
     ),
     Slot(

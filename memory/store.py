@@ -382,6 +382,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # where the user rents a desk (WeWork, a hot desk) and comes from (老家, "grew up in"); "signed the lease in Astoria",
     # "租的房子在望京", "一根都没碰"; 年后, 改开, 从…回来 open news in Chinese, and so does a clause after ～; "i'm brazilian"
     ("m035_statement_marks", m008_statement_marks),
+    # the thing first, "my" dropped ("car insurance renewed with Geico", "building got sold … new owner is"); "cancelled
+    # the old policy" is a switch; "2 years together", "car-free"; a clause after …, 入了, 用的还是, 转到人保 (an insurer by
+    # name), 办了…千兆; "我房东是个上海阿姨" says who the landlord is
+    ("m036_statement_marks", m008_statement_marks),
 ]
 
 

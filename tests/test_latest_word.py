@@ -179,13 +179,13 @@ def test_a_time_or_a_number_is_no_shared_name_but_a_name_that_begins_like_a_mont
 
 
 def test_a_later_chinese_switch_that_names_what_the_best_match_held_goes_above_it(engram):
-    """The gym slot reads "办了乐刻的月卡"; "…上周换到了超级猩猩" has no word of gyms, but it switches, and it names
+    """The gym slot reads "办了乐刻的月卡"; "…后来转去了铁馆" has no word of gyms, but it switches, and it names
     乐刻, which the best match holds: it is the latest word, and the best match is left behind."""
     engram.remember("办了乐刻的月卡，离家就五百米，挺方便的", at=at("2023-10-08T09:00:00"))
     engram.remember("练完腿第二天楼梯都下不去怎么办", at=at("2023-10-15T09:00:00"))
-    engram.remember("乐刻那边器械太少了，上周换到了超级猩猩，团课还挺有意思", at=at("2023-12-06T09:00:00"))
+    engram.remember("乐刻那边器械太少了，后来转去了铁馆，教练还挺专业", at=at("2023-12-06T09:00:00"))
     result = recalled(engram, "我最近在哪家健身房锻炼？")
-    assert "超级猩猩" in result.results[0].unit.content
+    assert "铁馆" in result.results[0].unit.content
     earlier = next(r for r in result.results if "乐刻的月卡" in r.unit.content)
     assert not earlier.valid and EARLIER_ON_TOPIC in earlier.why
 

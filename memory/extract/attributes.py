@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import (ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK, about_someone_else, someone_elses,
+from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, about_someone_else, someone_elses,
                         speaks_only_of_them)
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
@@ -97,7 +97,9 @@ _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|oranget
         r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)|\w*boulder(?!ing\b)\w*"
         r"|(?:bouldering|climbing) (?:hall|gym)"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
-GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
+GYM_WORD = re.compile(_GYM, re.I)
+# insurers by name in Chinese: "转到人保" is no new employer (not 平安 alone, which is also a bank and a wish)
+_ZH_INSURER = r"人保|中国人保|平安(?:保险|车险)|太平洋(?:保险|车险)|太保|国寿|中国人寿|泰康|友邦|众安|大地保险|阳光保险|华安保险"  # "joined puregym": a gym named by what it is
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
 _HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
@@ -433,6 +435,8 @@ def resolve(clause: str) -> list[AttributeFact]:
         facts = []
         if kind == "job_at" and re.search(r"student|学生|研究生|本科生|博士生", groups.get("role") or ""):
             return [AttributeFact("school", value)]
+        if kind in ("employer", "employer_join") and re.fullmatch(_ZH_INSURER, value):
+            continue  # "转到人保": the car's insurer, not the user's employer
         if kind in ("employer", "employer_join") and value_class(value) == "school":
             return [AttributeFact("school", value)]  # "转到中山大学", "started at Exeter University"
         studying = _ZH_STUDYING.search(value) if lang == "zh" else None
@@ -465,34 +469,34 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[。！？，,\s～~]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
+    r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|当(?=" + _ZH_JOB + r"))"
+    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
-    r"|(?:^|[。！？，,\s～~]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了)"
     # what the user did for their child: "给儿子报了周六上午的钢琴课"
-    r"|(?:^|[。！？，,\s～~]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
+    r"|(?:^|[。！？，,\s～~…]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
     # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
-    r"|(?:^|[。！？，,\s～~]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
+    r"|(?:^|[。！？，,\s～~…]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
-    r"|(?:^|[。！？，,\s～~]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
     # where the user always goes: "一直找小区门口那家店的阿凯剪头"
-    r"|(?:^|[。！？，,\s～~]\s*)(?:平时|一般)?一直(?:找|去|在|用)"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?:平时|一般)?一直(?:找|去|在|用)"
     # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
-    r"|(?:^|[。！？，,\s～~]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
     # a habit by its rate: "每天至少两杯美式", "一天一包烟"
-    r"|(?:^|[。！？，,\s～~]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
+    r"|(?:^|[。！？，,\s～~…]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
 VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
-    r"|handed in|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
+    r"|handed in|handed over|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
@@ -513,6 +517,16 @@ _MILESTONE = re.compile(
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
     r"(?:day|week|month|shift|year))\s+(?:without|with no|with zero|no|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
+# A thing of the user's that changed, its "my" dropped: "car insurance renewed with Geico", "building got sold last
+# month", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
+_THING_FIRST = re.compile(
+    r"^(?:the\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:insurance|policy|lease|contract|plan|membership|subscription|broadband"
+    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account)\s+(?:just\s+|finally\s+|officially\s+)?"
+    r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred|upgraded"
+    r"|ported|went up|goes up|taken over|bought)\b", re.I)
+# How long the user has been with someone, said anywhere: "valentines dinner w/ Jordan tonight, 2 years together 🥹"
+_TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)\s+together\b",
+                           re.I)
 # A habit told by its rate, the subject dropped: "4 espressos a day minimum", "like 2 packs a week"
 _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four|five|six|half a|a couple(?: of)?)\s+"
                    r"(?:[a-z-]+\s+){1,2}?(?:a|per|every)\s+(?:day|night|week)\b", re.I)
@@ -548,7 +562,7 @@ _NEGATION = re.compile(
     r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
-    r"|(?:smoke|alcohol|caffeine|nicotine|booze)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
+    r"|(?:smoke|alcohol|caffeine|nicotine|booze|car)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|with (?:no|zero) (?:vapes?|vaping|cigarettes?|cigs|smokes?|smoking|nicotine|drinks?|drinking|alcohol|booze|caffeine)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped|teetotal|tee-total|on the wagon"
@@ -561,9 +575,11 @@ _NEGATION = re.compile(
     r"|还清|还完了|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
-# for good", "dumped him for being rude")
+# for good", "dumped him for being rude"); so is leaving "the old" one
 _LEFT_FOR = re.compile(r"\b(?:ditched|dumped|dropped|swapped|traded|left|quit) (?:[\w&'+-]+ ){1,3}?for (?!(?:good|ever|now"
-                       r"|a while|being|it|that|this|me|us|him|her|them)\b)[\w&'+-]", re.I)
+                       r"|a while|being|it|that|this|me|us|him|her|them)\b)[\w&'+-]"
+                       # "cancelled the old policy": the old one, so a new one came
+                       r"|\b(?:cancell?ed|ditched|dumped|dropped|sold|quit|left|closed) (?:the|my|our) old\b", re.I)
 # Cues that a clause gives a new value ("now I …", "instead", "switched to", "现在", "改"): with one, a message
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
 _CHANGE = re.compile(
@@ -658,7 +674,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
-    "car": (r"\b(?:drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
+    "car": (r"\b(?:car-?free|drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
             r"|my (?:old |new )?(?:(?:19|20)\d\d )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian)\w*"
@@ -701,8 +717,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # Allstate", "车险今年换成了平安"
     "insurer": (r"\b(?:insur(?:ance|er|ers|ed|es)|(?:home|car|auto|health|pet|life|contents|renters?|homeowners?|travel)"
                 r" (?:policy|cover)|policy (?:with|w/)|(?:is|are|now|got us|got me) covered by|premium|renewal quote"
-                r"|(?:same|full|better|cheaper|comprehensive) cover|fully comp|no claims)\b",
-                r"保险|车险|医保|保单|投保|续保"),
+                r"|(?:same|full|better|cheaper|comprehensive) cover|fully comp|no claims"
+                r"|(?:the|my|our) (?:old|new|current) policy|cancell?ed (?:the |my |our )?(?:old )?policy"
+                r"|quotes? (?:came|come|comes) in|(?:got|get|getting) (?:a |some )?(?:new )?quotes?)\b",
+                r"保险|车险|医保|保单|投保|续保|" + _ZH_INSURER),
     # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
     "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:fresh|new) (?:cut|fade|trim)"
                r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?"
@@ -728,7 +746,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"基金|股票|理财|定投|ETF|赎回|清仓|持仓|仓位|割肉|易方达|华夏|天弘|南方|嘉实|广发|富国|汇添富|蓝筹|白马股"
                    r"|A股|港股|美股"),
     # who the user rents from: "my landlord is a guy called derek", "we rent from a couple in leeds"
-    "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from)\b",
+    "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from"
+                 r"|property (?:management|mgmt|managers?)|new owners? (?:is|are)|rent (?:goes|go|is paid) (?:through|to))\b",
                  r"房东|二房东|房主"),
     # where the user rents a desk: "got a dedicated desk at the WeWork on Market St", "peaced out of wework"
     "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|wework|regus|shared office)\b",
@@ -755,7 +774,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # who brings the internet into the home: "fibre with BT", "家里装了电信的宽带", "宽带转到联通了"
     "broadband": (r"\b(?:broadband|fib(?:re|er) (?:line|plan|deal|contract|package|provider|internet)|(?:home )?internet"
                   r" (?:provider|plan|contract|deal|package|bill|company)|isp|router from|wi-?fi provider)\b",
-                  r"宽带|光纤|装了.{0,6}(?:网|wifi|WiFi)"),
+                  r"宽带|光纤|装了.{0,6}(?:网|wifi|WiFi)|(?:办了|装了|换了|升级了?)[^，。,！？\s]{0,6}?(?:千兆|百兆|\d+M)(?!网卡|路由|交换)"),
     # who looks after the user's teeth: "my old dentist retired", "had my cleaning today with Dr. Okafor"
     "dentist": (r"\b(?:dentist\w*|dental|orthodontist|hygienist|(?:cleaning|check-?up|filling|crown|root canal)"
                 r"[^,.;!?]{0,20}\bdr\b)",
@@ -848,7 +867,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     sentences = [_LEAD_IN.sub("", s.strip()) for s in _SENTENCE_END.split(text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     news = [n for n, s in enumerate(sentences) if (VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
-            or _MILESTONE.match(s) or _RATE.match(s)]
+            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _TOGETHER_FOR.search(s)]
     verb_first = bool(news)
     # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child
     kin = not own and bool(HAN_CHAR.search(text)) and bool(someone_elses(text.strip()))
@@ -881,6 +900,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             named |= switched_kinds(clause)
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
+        if relation and "childcare" in relation and CHILD_SCHOOL.search(clause):
+            named.add("childcare")  # "儿子9月开始上实验小学一年级啦": where the child is taught
         if relation is not None:
             named &= relation
         for name in named:

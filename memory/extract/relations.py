@@ -9,7 +9,7 @@ import re
 
 from .han import HAN
 
-__all__ = ["ASKS_MARK", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
+__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
            "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
@@ -55,6 +55,12 @@ _RELATION_TOPICS_EN = ((_PARTNER_EN, "partner"), (_CHILD_EN, "children"), (_CHIL
                        (r"boss|manager", "manager"), (r"landlord|landlady", "landlord"))
 _RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (_CHILD_ZH, "childcare"),
                        (re.compile(r"老板|领导"), "manager"), (re.compile(r"房东"), "landlord"))
+# where one of the user's children is taught: "my son started at Maple Elementary", "儿子9月开始上实验小学一年级啦"; the
+# user's child's school is the childcare attribute, the care of a dependant (not the user's own school)
+CHILD_SCHOOL = re.compile(r"\b(?:elementary|primary|middle school|school|kindergarten|pre-?k|preschool|(?:first|second|third"
+                          r"|fourth|fifth|sixth|1st|2nd|3rd|[4-6]th) grade|year (?:one|two|three|four|five|six|[1-6]))\b"
+                          r"|小学|初中|幼儿园|学校|[一二三四五六]年级", re.I)
+CHILD_WORD = re.compile(rf"\b(?:{_CHILD_EN})\b|{_CHILD_ZH.pattern}", re.I)
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 # a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日
@@ -65,6 +71,7 @@ _NAMED = re.compile(r"\s+[A-Z][a-z]+\b")
 # who one of the user's people is: "my landlord is a guy called derek hughes", "my manager is Priya"
 _IS_CALLED = re.compile(r"\s+(?:is|'s)\s+(?:(?:a|an|this|some)\s+(?:\w+\s+)?(?:guy|man|woman|lady|bloke|girl|couple|chap"
                         r"|dude|fella|family|company|firm)\s+)?(?:called|named)\s+\w|\s+(?:is|'s)\s+(?-i:[A-Z][a-z]+)\b", re.I)
+_IS_CALLED_ZH = re.compile(r"是个|叫|姓")  # "我房东是个上海阿姨，姓陈"
 _SAYS_OF_USER = re.compile(r"\b(?:said|says|told me|tells me|thinks|reckons|reckoned|mentioned)\s+(?:that\s+)?"
                            r"(?:i|i'm|i've|i'll|i'd|we|we're)\b|(?:说|觉得|告诉我)我", re.I)
 _MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|we|we're|we've|us|our)\b|我", re.I)
@@ -133,7 +140,8 @@ def _someone_elses_word(clause: str) -> bool:
     subject = _subject_of_others(clause)
     if subject is None:
         return False
-    if (_NAMED.match(clause, subject.end()) or _IS_CALLED.match(clause, subject.end())) and someone_elses(clause):
+    if (_NAMED.match(clause, subject.end()) or _IS_CALLED.match(clause, subject.end())
+            or _IS_CALLED_ZH.match(clause, subject.end())) and someone_elses(clause):
         return False  # the user's partner, child or landlord introduced by name ("My husband Kenji says hi"): the user's own
     return not _SAYS_OF_USER.search(clause)  # "My boss said I'm getting promoted": what they say is of the user
 

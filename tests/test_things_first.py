@@ -1,0 +1,93 @@
+"""Statements that name the user's thing before any "I" ("car insurance renewed with Geico"), leave "the old" one,
+count the years together, and, in Chinese, drop the subject after an ellipsis or say who the landlord is."""
+import pytest
+
+from memory.extract.attributes import statement_marks
+from memory.extract.facts import find_statements
+from tests.helpers import at, results_after_all
+
+
+@pytest.fixture
+def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
+    return minilm_engram
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("car insurance renewed with Geico, $1,140 for 6 months", "§insurer"),  # the thing first, "my" dropped
+    ("building got sold last month, new owner is Harborview Property Mgmt", "§landlord"),
+    ("Progressive quote came in at half, pulled the trigger. cancelled the old policy this morning", "§insurer"),
+    ("handed over the keys to the buyer today. officially car-free", "§car~no"),
+    ("valentines dinner w/ Jordan tonight, 2 years together 🥹", "§partner"),
+    ("楼下那家店倒闭了…现在改去超级猩猩上团课", "§gym"),  # a clause after an ellipsis
+    ("这周办了移动的千兆 装好了 速度起飞", "§broadband"),  # gigabit, bought
+    ("今年没续原来那家了，太贵，转到人保", "§insurer"),  # an insurer by its name
+    ("用的还是华为P40，三年了还挺流畅", "§phone_model"),
+    ("入了iPhone 15，第一次用苹果", "§phone_model"),
+    ("我房东是个上海阿姨，姓陈，人挺好", "§landlord"),
+])
+def test_a_statement_as_chat_types_it_is_marked_with_its_attribute(text, mark):
+    assert mark in statement_marks(text)
+
+
+@pytest.mark.parametrize("text", ["marco moved to florida 😢", "the meeting got moved to friday",
+                                  "my parents just hit 30 years together", "我妈是个急性子"])
+def test_someone_elses_news_or_a_thing_of_no_attribute_is_marked_with_none(text):
+    assert not [mark for mark in statement_marks(text) if mark != "§others"]
+
+
+def test_a_landlord_introduced_with_a_description_is_not_someone_elses_news():
+    assert "§others" not in statement_marks("我房东是个上海阿姨，姓陈，人挺好")
+
+
+def test_an_insurer_moved_to_is_no_new_employer():
+    assert not [found for found in find_statements("今年没续原来那家了，太贵，转到人保，便宜了800多")
+                if found.attribute == "employer"]
+
+
+def test_the_old_policy_cancelled_is_a_switch_and_the_new_insurer_answers(engram):
+    engram.remember("car insurance renewed with Geico, $1,140 for 6 months which feels like robbery",
+                    at=at("2024-01-10T09:00:00"))
+    engram.remember("someone dinged my door in the parking lot, is it worth filing a claim?", at=at("2024-02-10T09:00:00"))
+    engram.remember("Progressive quote came in at almost half, pulled the trigger. cancelled the old policy this morning",
+                    at=at("2024-03-10T09:00:00"))
+    result = results_after_all(engram, "who insures my car these days?")
+    assert "Progressive" in result[0].unit.content
+    assert any("Geico" in r.unit.content and not r.valid for r in result)
+
+
+def test_a_rent_question_finds_the_landlord_described_in_chinese(engram):
+    engram.remember("我房东是个上海阿姨，姓陈，人挺好，就是有点啰嗦", at=at("2023-05-10T09:00:00"))
+    engram.remember("房租涨了500，能跟房东砍价吗", at=at("2023-09-15T09:00:00"))
+    result = results_after_all(engram, "我每个月的房租是交给谁的？")
+    assert "姓陈" in result[0].unit.content
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("儿子9月开始上实验小学一年级啦", "§childcare"),  # where the user's child is taught
+    ("my son started at Maple Elementary this week", "§childcare"),
+])
+def test_where_the_users_child_is_taught_is_the_childs_care(text, mark):
+    assert mark in statement_marks(text)
+
+
+def test_the_users_own_school_words_are_no_childs_care():
+    assert "§childcare" not in statement_marks("I teach at a primary school in Leeds")
+
+
+def test_a_question_about_a_childs_school_finds_the_latest_school_and_not_the_users(engram):
+    engram.remember("I did my masters at Leeds University, best two years", at=at("2023-06-01T09:00:00"))
+    engram.remember("my daughter started first grade at Maple Elementary!", at=at("2023-09-01T09:00:00"))
+    engram.remember("any tips for packing school lunches a 6 year old will actually eat?", at=at("2023-10-01T09:00:00"))
+    engram.remember("my daughter switched to Oakwood Primary after the move, she loves it", at=at("2024-02-01T09:00:00"))
+    result = results_after_all(engram, "what school does my daughter go to now?")
+    assert "Oakwood" in result[0].unit.content
+    assert any("Maple" in r.unit.content and not r.valid for r in result)
+
+
+def test_a_chinese_question_about_a_childs_school_is_answered_by_the_childs_care(engram):
+    engram.remember("儿子9月开始上实验小学一年级啦", at=at("2023-08-30T09:00:00"))
+    engram.remember("一年级孩子作业要陪写吗，每天搞到10点", at=at("2023-10-12T09:00:00"))
+    engram.remember("这学期给他转到明德小学了，离家近，班主任也靠谱", at=at("2024-02-20T09:00:00"))
+    result = results_after_all(engram, "我儿子现在在哪个学校上学")
+    assert "明德" in result[0].unit.content
+    assert any("实验小学" in r.unit.content and not r.valid for r in result)
