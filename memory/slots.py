@@ -129,7 +129,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "diet",
         cues_en=_words("diet vegetarian vegan pescatarian meat eat eating"),
-        cues_zh=_words("吃素 素食 饮食 吃肉 吃荤 忌口 饮食习惯 减肥餐"),
+        cues_zh=_words("吃素 素食 饮食 吃肉 吃荤 忌口 饮食习惯 减肥餐 减肥 减脂"),
         templates={
             "diet": Template("User's diet: {v}.", "用户的饮食：{v}。"),
             "diet_stop": Template("User is no longer {v}.", "用户不再{v}。", closes=True),
@@ -235,8 +235,8 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "gym",
         cues_en=_words("gym gyms"),
-        cues_zh=_words("健身房 健身卡"),
-        cue_phrases=("fitness club", "leisure centre", "leisure center", "work out at", "train at", "bouldering hall",
+        cues_zh=_words("健身房 健身卡 私教 锻炼"),
+        cue_phrases=("personal trainer", "fitness club", "leisure centre", "leisure center", "work out at", "train at", "bouldering hall",
                      "bouldering gym", "climbing gym", "climbing wall"),
     ),
     Slot(

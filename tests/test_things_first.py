@@ -24,6 +24,9 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("用的还是华为P40，三年了还挺流畅", "§phone_model"),
     ("入了iPhone 15，第一次用苹果", "§phone_model"),
     ("我房东是个上海阿姨，姓陈，人挺好", "§landlord"),
+    ("私教课跟的是小周，练得挺狠的", "§gym"),  # a personal trainer, the thing first
+    ("前阵子换了个私教，现在跟阿May练", "§gym"),  # 前阵子, a while ago
+    ("哈喽哈喽～今天终于下班早了，在4S店卖车真的累", "§occupation"),  # work by what is done where
 ])
 def test_a_statement_as_chat_types_it_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -65,6 +68,8 @@ def test_a_rent_question_finds_the_landlord_described_in_chinese(engram):
 @pytest.mark.parametrize("text, mark", [
     ("儿子9月开始上实验小学一年级啦", "§childcare"),  # where the user's child is taught
     ("my son started at Maple Elementary this week", "§childcare"),
+    ("年后闺女转到实验二小了，离家走路十分钟", "§childcare"),  # 二小, a school by its number
+    ("我家闺女在育才小学上二年级，每天接送累死", "§childcare"),
 ])
 def test_where_the_users_child_is_taught_is_the_childs_care(text, mark):
     assert mark in statement_marks(text)
@@ -91,3 +96,21 @@ def test_a_chinese_question_about_a_childs_school_is_answered_by_the_childs_care
     result = results_after_all(engram, "我儿子现在在哪个学校上学")
     assert "明德" in result[0].unit.content
     assert any("实验小学" in r.unit.content and not r.valid for r in result)
+
+
+def test_an_insurer_named_in_lower_case_is_history_once_another_replaced_it(engram):
+    engram.remember("renewed car insurance w geico again, 1140 for the yr on the civic. pricey", at=at("2023-11-01T09:00:00"))
+    engram.remember("whats the diff between comprehensive and collision coverage again", at=at("2024-02-27T09:00:00"))
+    engram.remember("ok got a quote from progressive thats like 300 cheaper so i swtiched, cancelled the old policy today",
+                    at=at("2024-04-18T09:00:00"))
+    result = results_after_all(engram, "what company is my car insured with now?")
+    assert "progressive" in result[0].unit.content
+    assert any("geico" in r.unit.content and not r.valid for r in result)
+
+
+@pytest.mark.parametrize("question, attribute", [("我现在用什么方法减肥？", "diet"), ("我现在在哪儿锻炼？", "gym"),
+                                                 ("我之前的私教叫啥？", "gym"), ("who's my personal trainer?", "gym")])
+def test_a_question_in_other_words_asks_for_its_attribute(question, attribute):
+    from memory.recall import _matching_attributes
+
+    assert attribute in _matching_attributes([attribute], set(), question)

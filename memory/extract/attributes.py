@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, about_someone_else, someone_elses,
+from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, about_someone_else, someone_elses,
                         speaks_only_of_them)
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
@@ -469,7 +469,7 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
+    r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
@@ -481,10 +481,10 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了)"
     # what the user did for their child: "给儿子报了周六上午的钢琴课"
     r"|(?:^|[。！？，,\s～~…]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
-    # a stay somewhere: "在杭州住了快三年了", "在南京待了四年了"
-    r"|(?:^|[。！？，,\s～~…]\s*)在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了)"
+    # a stay somewhere, or work: "在杭州住了快三年了", "在南京待了四年了", "在4S店卖车真的累"
+    r"|(?:^|[。！？，,\s～~…]\s*)在[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了|上班|打工|实习|卖车|卖房)"
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
-    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是)"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是|跟的是|找的是)"
     # where the user always goes: "一直找小区门口那家店的阿凯剪头"
     r"|(?:^|[。！？，,\s～~…]\s*)(?:平时|一般)?一直(?:找|去|在|用)"
     # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
@@ -647,7 +647,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|\b(?:" + _JOBS + r"|[a-z]+(?:grapher|ologist|ician|therapist|ist)) life\b",
                    r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
                    r"|(?:当|做)[^，。,]{0,6}(?:师|员|家|者|工|医|护士|老师|会计|律师|记者|编辑|销售|经理)|做" + _ZH_JOB
-                   + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB),
+                   + r"|我是[^，。,！？]{2,16}?的" + _ZH_JOB + r"|我是" + _ZH_JOB
+                   # "在4S店卖车真的累": where the user works, by what they do there
+                   + r"|在[^，。,！？]{1,10}?(?:上班|打工|实习|卖车|卖房)"),
     "diet": (r"\b(?:vegetarian|vegan|pescatarian|keto|diet|stopped eating|cut out|eat meat|started eating|plant-based)\b",
              r"吃素|素食|饮食|吃肉|不吃|开始吃"),
     "drink_preference": (r"\b(?:drink\w*|teetotal|tee-total|on the wagon|switched to|decaf|caffeine|my go-to|my usual|(?:coffee|tea|latte|cappuccino"
@@ -708,7 +710,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|(?:went|going|go|ended up) with|ended up at"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b",
-            r"健身房|健身卡|私教课|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
+            r"健身房|健身卡|私教|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
     # a video streaming service named in a statement: "our streaming is basically just netflix", "we're a disney+
     # household now", "cancelled hulu"
     "streaming": (r"\b(?:" + _STREAMING_SERVICE + r")(?!\w)",
@@ -900,7 +902,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             named |= switched_kinds(clause)
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
-        if relation and "childcare" in relation and CHILD_SCHOOL.search(clause):
+        if (relation and "childcare" in relation or relation is None and USERS_CHILD.search(clause)) \
+                and CHILD_SCHOOL.search(clause):
             named.add("childcare")  # "儿子9月开始上实验小学一年级啦": where the child is taught
         if relation is not None:
             named &= relation

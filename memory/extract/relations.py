@@ -9,7 +9,7 @@ import re
 
 from .han import HAN
 
-__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
+__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "USERS_CHILD", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
            "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
@@ -59,8 +59,11 @@ _RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (_CHIL
 # user's child's school is the childcare attribute, the care of a dependant (not the user's own school)
 CHILD_SCHOOL = re.compile(r"\b(?:elementary|primary|middle school|school|kindergarten|pre-?k|preschool|(?:first|second|third"
                           r"|fourth|fifth|sixth|1st|2nd|3rd|[4-6]th) grade|year (?:one|two|three|four|five|six|[1-6]))\b"
-                          r"|小学|初中|幼儿园|学校|[一二三四五六]年级", re.I)
+                          r"|小学|初中|幼儿园|学校|[一二三四五六]年级|[一二三四五六七八九十\d]小(?![时区孩学朋])", re.I)
 CHILD_WORD = re.compile(rf"\b(?:{_CHILD_EN})\b|{_CHILD_ZH.pattern}", re.I)
+# one of the user's own children named in a clause of the user's: "我家闺女在育才小学上二年级", "年后闺女转到实验二小了"
+USERS_CHILD = re.compile(r"\b(?:my|our) (?:little |eldest |youngest |oldest )?(?:son|daughter|kids?|child|children|boy|girl)\b"
+                         r"|(?<![他她])(?:儿子|女儿|闺女|孩子|娃|宝宝)", re.I)
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
 # a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日

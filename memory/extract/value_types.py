@@ -39,6 +39,10 @@ STREAMING_SERVICE = (r"netflix|hulu|disney\s?(?:\+|plus)|hbo max|prime video|ama
 BANK = (r"lloyds|barclays|hsbc|natwest|santander|monzo|starling|revolut|nationwide|halifax|tsb|first direct|metro bank"
         r"|virgin money|co-?op bank|chase bank|wells fargo|bank of america|citibank|capital one|ally bank|td bank"
         r"|scotiabank|commbank|commonwealth bank|westpac|n26|bunq|schwab|usaa|ocbc")
+# an insurer by name, in any case: "renewed car insurance w geico again", "got a quote from progressive"
+INSURER = (r"geico|progressive|state farm|allstate|liberty mutual|farmers insurance|esurance|lemonade|root insurance"
+           r"|aviva|direct line|admiral|churchill|hastings direct|esure|axa|allianz|zurich|aig|bupa|swinton|aetna|cigna"
+           r"|kaiser|blue cross|metlife")
 # a barber's shop named in lower case: "barbería don chuy", "marcus's shop", "sharp edge barbers"
 BARBER_SHOP = (r"barber[ií]a [a-z]+|[a-z]+'s (?:shop|barbers?|salon)|[a-z]+ (?:barbers|barbershop|salon|fades|clippers)"
                r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)")
@@ -50,7 +54,7 @@ COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling|(?:i
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a name may end in "+" ("disney+")
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
                                     ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE),
-                                    ("barber", BARBER_SHOP), ("bank", BANK),
+                                    ("barber", BARBER_SHOP), ("bank", BANK), ("insurer", INSURER),
                                     ("childcare", CHILDCARE))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
