@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, about_someone_else, someone_elses,
-                        speaks_only_of_them)
+from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, about_someone_else,
+                        someone_elses, speaks_only_of_them)
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
@@ -97,9 +97,9 @@ _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|oranget
         r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)|\w*boulder(?!ing\b)\w*"
         r"|(?:bouldering|climbing) (?:hall|gym)"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
-GYM_WORD = re.compile(_GYM, re.I)
+GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
 # insurers by name in Chinese: "转到人保" is no new employer (not 平安 alone, which is also a bank and a wish)
-_ZH_INSURER = r"人保|中国人保|平安(?:保险|车险)|太平洋(?:保险|车险)|太保|国寿|中国人寿|泰康|友邦|众安|大地保险|阳光保险|华安保险"  # "joined puregym": a gym named by what it is
+_ZH_INSURER = r"人保|中国人保|平安(?:保险|车险)|太平洋(?:保险|车险)|太保|国寿|中国人寿|泰康|友邦|众安|大地保险|阳光保险|华安保险"
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
 _HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
@@ -902,8 +902,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
             named |= switched_kinds(clause)
         if _NOT_HOBBY.search(clause):
             named.discard("hobby")
-        if (relation and "childcare" in relation or relation is None and USERS_CHILD.search(clause)) \
-                and CHILD_SCHOOL.search(clause):
+        of_a_child = (relation and "childcare" in relation) or (relation is None and USERS_CHILD.search(clause))
+        if of_a_child and CHILD_SCHOOL.search(clause):
             named.add("childcare")  # "儿子9月开始上实验小学一年级啦": where the child is taught
         if relation is not None:
             named &= relation

@@ -9,8 +9,8 @@ import re
 
 from .han import HAN
 
-__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "USERS_CHILD", "OTHERS_MARK", "QUESTIONS_MARK", "about_someone_else", "fact_marks", "names_someone",
-           "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
+__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "QUESTIONS_MARK", "USERS_CHILD", "about_someone_else",
+           "fact_marks", "names_someone", "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
