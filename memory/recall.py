@@ -57,7 +57,8 @@ _ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|cel
 # what someone or something of the user's did to hand them on: "Helen retired, so I have been referred to Priya"
 _HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closing|shut|went on (?:leave|maternity)"
                         r"|referred|transferred|handed (?:me )?over|passed (?:me )?on|took over|taking over|replaced"
-                        r"|switched|sold|gone|out of the picture|no longer|any ?more)\b", re.I)
+                        r"|switched|sold|gone|out of the picture|no longer|any ?more|went private|closed down|stopped taking)\b",
+                        re.I)
 # a capital inside a sentence, or after a title: "Dr. Helen Marsh"
 _CARRIED_NAME = re.compile(r"(?:(?<=\b(?:Dr|Mr|Ms)\. )|(?<=\bMrs\. )|(?<=\bProf\. )|(?<![.!?]\s)(?<!^))\b[A-Z][\w'-]+")
 _TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Prof"})
@@ -666,9 +667,9 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
                    or any(not _claimed(c, attribute, chinese) for c in chinese[attribute]))
         if hit:
             found.append(attribute)
-    if "childcare" in attributes and CHILD_WORD.search(query) and CHILD_SCHOOL.search(query):
-        # "我儿子现在在哪个学校上学": a child's school is the care of a dependant, not the user's own school
-        found = [a for a in found if a not in ("school", "childcare")] + ["childcare"]
+    if "childcare" in attributes and CHILD_WORD.search(query) and ("school" in words or CHILD_SCHOOL.search(query)):
+        # "我儿子现在在哪个学校上学": a child's school is the care of a dependant, more than the user's own school
+        found = [a for a in found if a != "childcare"] + ["childcare"]
     return found
 
 

@@ -324,7 +324,8 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "language",
-        cues_en=_words("language languages"),
+        cues_en=_words("language languages tutor tutors spanish french german italian portuguese japanese korean mandarin"
+                       " chinese cantonese arabic russian dutch greek polish hindi turkish swedish welsh"),
         cues_zh=_words("语言 外语 学什么语"),
     ),
     Slot(

@@ -385,7 +385,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # the thing first, "my" dropped ("car insurance renewed with Geico", "building got sold … new owner is"); "cancelled
     # the old policy" is a switch; "2 years together", "car-free"; a clause after …, 入了, 用的还是, 转到人保 (an insurer by
     # name), 办了…千兆; "我房东是个上海阿姨" says who the landlord is; a child's school is the child's care ("年后闺女转到实验二小了");
-    # 私教, 跟的是, 前阵子, "在4S店卖车真的累"
+    # 私教, 跟的是, 前阵子, "在4S店卖车真的累"; "porting done", "keys handed back", "an Evanston resident", standing desks,
+    # 一包红塔山, 戒不掉 (no quitting), 统一办的招商银行
     ("m036_statement_marks", m008_statement_marks),
 ]
 

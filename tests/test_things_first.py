@@ -27,6 +27,11 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("私教课跟的是小周，练得挺狠的", "§gym"),  # a personal trainer, the thing first
     ("前阵子换了个私教，现在跟阿May练", "§gym"),  # 前阵子, a while ago
     ("哈喽哈喽～今天终于下班早了，在4S店卖车真的累", "§occupation"),  # work by what is done where
+    ("ok porting done, visible by verizon now, unlimited for $25", "§mobile_network"),
+    ("First week at The Foundry Collective, quieter than my old spot and they have standing desks", "§coworking"),
+    ("keys handed back, officially an Evanston resident now 🎉", "§home_location"),
+    ("一天一包红塔山，我知道不好但是戒不掉", "§smoking"),  # a brand by the pack; 戒不掉 is no quitting
+    ("公司工资卡统一办的招商银行，卡号记一下", "§bank"),
 ])
 def test_a_statement_as_chat_types_it_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -69,14 +74,17 @@ def test_a_rent_question_finds_the_landlord_described_in_chinese(engram):
     ("儿子9月开始上实验小学一年级啦", "§childcare"),  # where the user's child is taught
     ("my son started at Maple Elementary this week", "§childcare"),
     ("年后闺女转到实验二小了，离家走路十分钟", "§childcare"),  # 二小, a school by its number
+    ("my daughter switched to Oakwood Primary after the move", "§childcare"),
     ("我家闺女在育才小学上二年级，每天接送累死", "§childcare"),
 ])
 def test_where_the_users_child_is_taught_is_the_childs_care(text, mark):
     assert mark in statement_marks(text)
 
 
-def test_the_users_own_school_words_are_no_childs_care():
-    assert "§childcare" not in statement_marks("I teach at a primary school in Leeds")
+@pytest.mark.parametrize("text", ["I teach at a primary school in Leeds",
+                                  "my son needs new school shoes, he's shot up to a size 4 overnight"])
+def test_school_words_that_say_no_childs_school_are_no_childs_care(text):
+    assert "§childcare" not in statement_marks(text)
 
 
 def test_a_question_about_a_childs_school_finds_the_latest_school_and_not_the_users(engram):
@@ -109,8 +117,24 @@ def test_an_insurer_named_in_lower_case_is_history_once_another_replaced_it(engr
 
 
 @pytest.mark.parametrize("question, attribute", [("我现在用什么方法减肥？", "diet"), ("我现在在哪儿锻炼？", "gym"),
-                                                 ("我之前的私教叫啥？", "gym"), ("who's my personal trainer?", "gym")])
+                                                 ("我之前的私教叫啥？", "gym"), ("who's my personal trainer?", "gym"),
+                                                 ("what school does my son go to now?", "childcare"),
+                                                 ("what's the name of my French tutor?", "language")])
 def test_a_question_in_other_words_asks_for_its_attribute(question, attribute):
     from memory.recall import _matching_attributes
 
     assert attribute in _matching_attributes([attribute], set(), question)
+
+
+def test_a_practice_that_went_private_hands_the_user_on_to_the_next_dentist(engram):
+    engram.remember("Booked my check-up with Mr Patel at Abbey Road Dental for next Thursday", at=at("2023-03-01T09:00:00"))
+    engram.remember("Is it normal for gums to bleed a bit after a scale and polish at the dentist?",
+                    at=at("2023-06-01T09:00:00"))
+    engram.remember("Right, registered with a new NHS practice since Abbey Road went private, it's Smile Studio in "
+                    "Headingley, Dr Fenwick", at=at("2024-01-10T09:00:00"))
+    result = results_after_all(engram, "Remind me who my dentist is now?")
+    assert "Fenwick" in result[0].unit.content
+
+
+def test_cannot_quit_is_no_quitting():
+    assert "§said~no" not in statement_marks("一天一包红塔山，我知道不好但是戒不掉")

@@ -484,7 +484,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     # a stay somewhere, or work: "在杭州住了快三年了", "在南京待了四年了", "在4S店卖车真的累"
     r"|(?:^|[。！？，,\s～~…]\s*)在[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:住了|待了|呆了|生活了|工作了|办了|上班|打工|实习|卖车|卖房)"
     # the thing, then what it has always been or was renewed as: "车险一直是平安的", "今年车险续的人保"
-    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的是|跟的是|找的是)"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:一直(?:是|用|在|找|去)|续的|续了|续保了|用的是|办的|跟的是|找的是)"
     # where the user always goes: "一直找小区门口那家店的阿凯剪头"
     r"|(?:^|[。！？，,\s～~…]\s*)(?:平时|一般)?一直(?:找|去|在|用)"
     # what the home has: "家里宽带是电信的", "我家的车是卡罗拉"
@@ -496,7 +496,7 @@ VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
-    r"|handed in|handed over|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
+    r"|handed in|handed over|handed back|porting|ported|registered|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
@@ -518,12 +518,12 @@ _MILESTONE = re.compile(
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
     r"(?:day|week|month|shift|year))\s+(?:without|with no|with zero|no|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
 # A thing of the user's that changed, its "my" dropped: "car insurance renewed with Geico", "building got sold last
-# month", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
+# month", "keys handed back", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
 _THING_FIRST = re.compile(
     r"^(?:the\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:insurance|policy|lease|contract|plan|membership|subscription|broadband"
-    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account)\s+(?:just\s+|finally\s+|officially\s+)?"
+    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys)\s+(?:just\s+|finally\s+|officially\s+)?"
     r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred|upgraded"
-    r"|ported|went up|goes up|taken over|bought)\b", re.I)
+    r"|ported|went up|goes up|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
 # How long the user has been with someone, said anywhere: "valentines dinner w/ Jordan tonight, 2 years together 🥹"
 _TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)\s+together\b",
                            re.I)
@@ -571,7 +571,7 @@ _NEGATION = re.compile(
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了"
-    r"|(?<!警)(?<!告)戒(?![指备严律心])"  # 戒奶茶第40天, 戒糖; not a ring (戒指) or a guard (警戒)
+    r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
@@ -597,7 +597,7 @@ _NATIONALITY = ("brazilian|mexican|canadian|american|british|english|scottish|we
                 "|australian|kiwi|argentinian|argentine|chilean|colombian|peruvian|venezuelan|cuban|jamaican")
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
-                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
+                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
                       r"|home (?:is|for me)|(?:got|collected|picked up) (?:the )?keys(?:!|$| (?:to|for) (?:the|our|my|a) (?:new )?" + _HOME_NOUN + r")"
                       r"|keys (?:collected|picked up) for (?:the|our|my|a) (?:new )?" + _HOME_NOUN
                       + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
@@ -752,7 +752,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|property (?:management|mgmt|managers?)|new owners? (?:is|are)|rent (?:goes|go|is paid) (?:through|to))\b",
                  r"房东|二房东|房主"),
     # where the user rents a desk: "got a dedicated desk at the WeWork on Market St", "peaced out of wework"
-    "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|wework|regus|shared office)\b",
+    "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|(?:standing|shared) desks|desk membership|wework|regus"
+                  r"|shared office)\b",
                   r"联合办公|共享办公|共享工位"),
     # where the user comes from: "grew up in Leeds", "刚从成都老家过完年回来"
     "hometown": (r"\b(?:hometown|home town|grew up in|originally from|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
@@ -797,7 +798,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
-    "mobile_network": (r"\b(?:ported my number|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
+    "mobile_network": (r"\b(?:ported my number|port(?:ed|ing) (?:done|over|across|complete)|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
@@ -822,7 +823,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
                 r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
-                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒|一根(?:烟)?都没(?:碰|抽)"),
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|[一两半]包(?:红塔山|玉溪|芙蓉王|黄鹤楼|利群|云烟|红双喜|万宝路|七匹狼)|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒|一根(?:烟)?都没(?:碰|抽)"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
                  r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"

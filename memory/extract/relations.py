@@ -57,8 +57,9 @@ _RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (_CHIL
                        (re.compile(r"老板|领导"), "manager"), (re.compile(r"房东"), "landlord"))
 # where one of the user's children is taught: "my son started at Maple Elementary", "儿子9月开始上实验小学一年级啦"; the
 # user's child's school is the childcare attribute, the care of a dependant (not the user's own school)
-CHILD_SCHOOL = re.compile(r"\b(?:elementary|primary|middle school|school|kindergarten|pre-?k|preschool|(?:first|second|third"
-                          r"|fourth|fifth|sixth|1st|2nd|3rd|[4-6]th) grade|year (?:one|two|three|four|five|six|[1-6]))\b"
+CHILD_SCHOOL = re.compile(r"\b(?:elementary|primary|(?:middle|high|grade|primary) school|kindergarten|pre-?k|preschool"
+                          r"|(?:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|[4-6]th) grade"
+                          r"|year (?:one|two|three|four|five|six|[1-6]))\b"
                           r"|小学|初中|幼儿园|学校|[一二三四五六]年级|[一二三四五六七八九十\d]小(?![时区孩学朋])", re.I)
 CHILD_WORD = re.compile(rf"\b(?:{_CHILD_EN})\b|{_CHILD_ZH.pattern}", re.I)
 # one of the user's own children named in a clause of the user's: "我家闺女在育才小学上二年级", "年后闺女转到实验二小了"
