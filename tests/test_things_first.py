@@ -32,6 +32,7 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("keys handed back, officially an Evanston resident now 🎉", "§home_location"),
     ("一天一包红塔山，我知道不好但是戒不掉", "§smoking"),  # a brand by the pack; 戒不掉 is no quitting
     ("公司工资卡统一办的招商银行，卡号记一下", "§bank"),
+    ("my tutor's away all summer so I'm doing lessons with Marco instead", "§language"),  # a tutor of the language
 ])
 def test_a_statement_as_chat_types_it_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)

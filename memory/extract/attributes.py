@@ -794,7 +794,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|picked up|dropped"
                  r"|gave up(?: on)?"
                  r"|quit|practis\w+|practic\w+)\s+(?:\w+\s+){0,3}?" + _LANGUAGE + r"\b|\b" + _LANGUAGE
-                 + r"\s+(?:lessons?|classes|class|course|tutor|exam|on duolingo|streak)\b|\bduolingo\b",
+                 + r"\s+(?:lessons?|classes|class|course|tutor|exam|on duolingo|streak)\b|\bduolingo\b"
+                 # "my tutor's away, so I'm doing lessons with Marco": a tutor asks about the language learnt (`slots`)
+                 r"|\b(?:my|our|new) tutor\b",
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
