@@ -57,8 +57,8 @@ _ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|cel
 # what someone or something of the user's did to hand them on: "Helen retired, so I have been referred to Priya"
 _HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closing|shut|went on (?:leave|maternity)"
                         r"|referred|transferred|handed (?:me )?over|passed (?:me )?on|took over|taking over|replaced"
-                        r"|switched|sold|gone|out of the picture|no longer|any ?more|went private|closed down|stopped taking)\b",
-                        re.I)
+                        r"|switched|sold|gone|out of the picture|no longer|any ?more|went private|closed down"
+                        r"|stopped taking)\b", re.I)
 # a capital inside a sentence, or after a title: "Dr. Helen Marsh"
 _CARRIED_NAME = re.compile(r"(?:(?<=\b(?:Dr|Mr|Ms)\. )|(?<=\bMrs\. )|(?<=\bProf\. )|(?<![.!?]\s)(?<!^))\b[A-Z][\w'-]+")
 _TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Prof"})

@@ -236,8 +236,8 @@ SLOTS: tuple[Slot, ...] = (
         "gym",
         cues_en=_words("gym gyms"),
         cues_zh=_words("健身房 健身卡 私教 锻炼"),
-        cue_phrases=("personal trainer", "fitness club", "leisure centre", "leisure center", "work out at", "train at", "bouldering hall",
-                     "bouldering gym", "climbing gym", "climbing wall"),
+        cue_phrases=("personal trainer", "fitness club", "leisure centre", "leisure center", "work out at", "train at",
+                     "bouldering hall", "bouldering gym", "climbing gym", "climbing wall"),
     ),
     Slot(
         "insurer",
@@ -324,8 +324,8 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "language",
-        cues_en=_words("language languages tutor tutors spanish french german italian portuguese japanese korean mandarin"
-                       " chinese cantonese arabic russian dutch greek polish hindi turkish swedish welsh"),
+        cues_en=_words("language languages tutor tutors spanish french german italian portuguese japanese korean"
+                       " mandarin chinese cantonese arabic russian dutch greek polish hindi turkish swedish welsh"),
         cues_zh=_words("语言 外语 学什么语"),
     ),
     Slot(

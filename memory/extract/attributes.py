@@ -496,7 +496,8 @@ VERB_FIRST = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
-    r"|handed in|handed over|handed back|porting|ported|registered|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
+    r"|handed in|handed over|handed back|porting|ported|registered"
+    r"|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
@@ -521,12 +522,13 @@ _MILESTONE = re.compile(
 # month", "keys handed back", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
 _THING_FIRST = re.compile(
     r"^(?:the\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:insurance|policy|lease|contract|plan|membership|subscription|broadband"
-    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys)\s+(?:just\s+|finally\s+|officially\s+)?"
+    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys)"
+    r"\s+(?:just\s+|finally\s+|officially\s+)?"
     r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred|upgraded"
     r"|ported|went up|goes up|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
 # How long the user has been with someone, said anywhere: "valentines dinner w/ Jordan tonight, 2 years together 🥹"
-_TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)\s+together\b",
-                           re.I)
+_TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)"
+                           r"\s+together\b", re.I)
 # A habit told by its rate, the subject dropped: "4 espressos a day minimum", "like 2 packs a week"
 _RATE = re.compile(r"^(?:like\s+|about\s+|around\s+)?(?:\d+|a|one|two|three|four|five|six|half a|a couple(?: of)?)\s+"
                    r"(?:[a-z-]+\s+){1,2}?(?:a|per|every)\s+(?:day|night|week)\b", re.I)
@@ -676,7 +678,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
-    "car": (r"\b(?:car-?free|drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
+    "car": (r"\b(?:car-?free"
+            r"|drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
             r"|my (?:old |new )?(?:(?:19|20)\d\d )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian)\w*"
@@ -749,11 +752,12 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|A股|港股|美股"),
     # who the user rents from: "my landlord is a guy called derek", "we rent from a couple in leeds"
     "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from"
-                 r"|property (?:management|mgmt|managers?)|new owners? (?:is|are)|rent (?:goes|go|is paid) (?:through|to))\b",
+                 r"|property (?:management|mgmt|managers?)|new owners? (?:is|are)"
+                 r"|rent (?:goes|go|is paid) (?:through|to))\b",
                  r"房东|二房东|房主"),
     # where the user rents a desk: "got a dedicated desk at the WeWork on Market St", "peaced out of wework"
-    "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|(?:standing|shared) desks|desk membership|wework|regus"
-                  r"|shared office)\b",
+    "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|(?:standing|shared) desks|desk membership"
+                  r"|wework|regus|shared office)\b",
                   r"联合办公|共享办公|共享工位"),
     # where the user comes from: "grew up in Leeds", "刚从成都老家过完年回来"
     "hometown": (r"\b(?:hometown|home town|grew up in|originally from|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
@@ -800,7 +804,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
-    "mobile_network": (r"\b(?:ported my number|port(?:ed|ing) (?:done|over|across|complete)|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
+    "mobile_network": (r"\b(?:ported my number|port(?:ed|ing) (?:done|over|across|complete)"
+                       r"|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
@@ -825,7 +830,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
                 r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
-                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|[一两半]包(?:红塔山|玉溪|芙蓉王|黄鹤楼|利群|云烟|红双喜|万宝路|七匹狼)|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒|一根(?:烟)?都没(?:碰|抽)"),
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草"
+                r"|[一两半]包(?:红塔山|玉溪|芙蓉王|黄鹤楼|利群|云烟|红双喜|万宝路|七匹狼)|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒|一根(?:烟)?都没(?:碰|抽)"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
                  r"|daughters?|boys?|girls?)|(?:mum|mom|mother|dad|father|parent)\s+of\s+(?:one|two|three|four|five|\d+)"

@@ -63,7 +63,8 @@ CHILD_SCHOOL = re.compile(r"\b(?:elementary|primary|(?:middle|high|grade|primary
                           r"|小学|初中|幼儿园|学校|[一二三四五六]年级|[一二三四五六七八九十\d]小(?![时区孩学朋])", re.I)
 CHILD_WORD = re.compile(rf"\b(?:{_CHILD_EN})\b|{_CHILD_ZH.pattern}", re.I)
 # one of the user's own children named in a clause of the user's: "我家闺女在育才小学上二年级", "年后闺女转到实验二小了"
-USERS_CHILD = re.compile(r"\b(?:my|our) (?:little |eldest |youngest |oldest )?(?:son|daughter|kids?|child|children|boy|girl)\b"
+USERS_CHILD = re.compile(r"\b(?:my|our) (?:little |eldest |youngest |oldest )?"
+                         r"(?:son|daughter|kids?|child|children|boy|girl)\b"
                          r"|(?<![他她])(?:儿子|女儿|闺女|孩子|娃|宝宝)", re.I)
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
 _CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")

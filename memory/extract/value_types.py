@@ -30,7 +30,8 @@ LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandar
             r"|hindi|turkish|dutch|swedish|norwegian|danish|finnish|greek|polish|hebrew|vietnamese|thai|indonesian|welsh"
             r"|irish|gaelic|latin|esperanto|urdu|bengali|punjabi|tamil|swahili|tagalog|sign language|bsl|asl)")
 NETWORK = (r"giffgaff|(?-i:EE)|(?<=on |to )ee|(?<=with )ee|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
-           r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus|visible(?= by verizon)|visible wireless"
+           r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus"
+           r"|visible(?= by verizon)|visible wireless"
            r"|google fi|boost mobile|straight talk|us mobile")
 DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
