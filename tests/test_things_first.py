@@ -4,7 +4,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks
 from memory.extract.facts import find_statements
-from tests.helpers import at, results_after_all
+from tests.helpers import at, remember_daily, results_after_all
 
 
 @pytest.fixture
@@ -53,15 +53,37 @@ def test_an_insurer_moved_to_is_no_new_employer():
                 if found.attribute == "employer"]
 
 
-def test_the_old_policy_cancelled_is_a_switch_and_the_new_insurer_answers(engram):
-    engram.remember("car insurance renewed with Geico, $1,140 for 6 months which feels like robbery",
-                    at=at("2024-01-10T09:00:00"))
-    engram.remember("someone dinged my door in the parking lot, is it worth filing a claim?", at=at("2024-02-10T09:00:00"))
-    engram.remember("Progressive quote came in at almost half, pulled the trigger. cancelled the old policy this morning",
-                    at=at("2024-03-10T09:00:00"))
-    result = results_after_all(engram, "who insures my car these days?")
-    assert "Progressive" in result[0].unit.content
-    assert any("Geico" in r.unit.content and not r.valid for r in result)
+# (messages in time order, question, what the first result says, what an earlier result says that is history now)
+LATEST_AND_EARLIER = {
+    "the old policy cancelled is a switch and the new insurer answers": (
+        ["car insurance renewed with Geico, $1,140 for 6 months which feels like robbery",
+         "someone dinged my door in the parking lot, is it worth filing a claim?",
+         "Progressive quote came in at almost half, pulled the trigger. cancelled the old policy this morning"],
+        "who insures my car these days?", "Progressive", "Geico"),
+    "an insurer named in lower case is history once another replaced it": (
+        ["renewed car insurance w geico again, 1140 for the yr on the civic. pricey",
+         "whats the diff between comprehensive and collision coverage again",
+         "ok got a quote from progressive thats like 300 cheaper so i swtiched, cancelled the old policy today"],
+        "what company is my car insured with now?", "progressive", "geico"),
+    "a question about a child's school finds the latest school and not the user's": (
+        ["I did my masters at Leeds University, best two years",
+         "my daughter started first grade at Maple Elementary!",
+         "any tips for packing school lunches a 6 year old will actually eat?",
+         "my daughter switched to Oakwood Primary after the move, she loves it"],
+        "what school does my daughter go to now?", "Oakwood", "Maple"),
+    "a chinese question about a child's school is answered by the child's care": (
+        ["儿子9月开始上实验小学一年级啦", "一年级孩子作业要陪写吗，每天搞到10点", "这学期给他转到明德小学了，离家近，班主任也靠谱"],
+        "我儿子现在在哪个学校上学", "明德", "实验小学"),
+}
+
+
+@pytest.mark.parametrize("case", LATEST_AND_EARLIER)
+def test_the_latest_word_answers_and_the_earlier_one_is_history(engram, case):
+    messages, question, latest, earlier = LATEST_AND_EARLIER[case]
+    remember_daily(engram, messages)
+    result = results_after_all(engram, question)
+    assert latest in result[0].unit.content
+    assert any(earlier in r.unit.content and not r.valid for r in result)
 
 
 def test_a_rent_question_finds_the_landlord_described_in_chinese(engram):
@@ -86,35 +108,6 @@ def test_where_the_users_child_is_taught_is_the_childs_care(text, mark):
                                   "my son needs new school shoes, he's shot up to a size 4 overnight"])
 def test_school_words_that_say_no_childs_school_are_no_childs_care(text):
     assert "§childcare" not in statement_marks(text)
-
-
-def test_a_question_about_a_childs_school_finds_the_latest_school_and_not_the_users(engram):
-    engram.remember("I did my masters at Leeds University, best two years", at=at("2023-06-01T09:00:00"))
-    engram.remember("my daughter started first grade at Maple Elementary!", at=at("2023-09-01T09:00:00"))
-    engram.remember("any tips for packing school lunches a 6 year old will actually eat?", at=at("2023-10-01T09:00:00"))
-    engram.remember("my daughter switched to Oakwood Primary after the move, she loves it", at=at("2024-02-01T09:00:00"))
-    result = results_after_all(engram, "what school does my daughter go to now?")
-    assert "Oakwood" in result[0].unit.content
-    assert any("Maple" in r.unit.content and not r.valid for r in result)
-
-
-def test_a_chinese_question_about_a_childs_school_is_answered_by_the_childs_care(engram):
-    engram.remember("儿子9月开始上实验小学一年级啦", at=at("2023-08-30T09:00:00"))
-    engram.remember("一年级孩子作业要陪写吗，每天搞到10点", at=at("2023-10-12T09:00:00"))
-    engram.remember("这学期给他转到明德小学了，离家近，班主任也靠谱", at=at("2024-02-20T09:00:00"))
-    result = results_after_all(engram, "我儿子现在在哪个学校上学")
-    assert "明德" in result[0].unit.content
-    assert any("实验小学" in r.unit.content and not r.valid for r in result)
-
-
-def test_an_insurer_named_in_lower_case_is_history_once_another_replaced_it(engram):
-    engram.remember("renewed car insurance w geico again, 1140 for the yr on the civic. pricey", at=at("2023-11-01T09:00:00"))
-    engram.remember("whats the diff between comprehensive and collision coverage again", at=at("2024-02-27T09:00:00"))
-    engram.remember("ok got a quote from progressive thats like 300 cheaper so i swtiched, cancelled the old policy today",
-                    at=at("2024-04-18T09:00:00"))
-    result = results_after_all(engram, "what company is my car insured with now?")
-    assert "progressive" in result[0].unit.content
-    assert any("geico" in r.unit.content and not r.valid for r in result)
 
 
 @pytest.mark.parametrize("question, attribute", [("我现在用什么方法减肥？", "diet"), ("我现在在哪儿锻炼？", "gym"),

@@ -19,6 +19,7 @@ from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
 from .han import HAN_CHAR
 from .value_types import BANK as _BANK
+from .value_types import INSURER_ZH as _ZH_INSURER
 from .value_types import NETWORK as _NETWORK
 from .value_types import STREAMING_SERVICE as _STREAMING_SERVICE
 
@@ -98,8 +99,6 @@ _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|oranget
         r"|(?:bouldering|climbing) (?:hall|gym)"
         r"|virgin active|nuffield|leisure (?:centre|center)|climbing (?:wall|centre|center)|bouldering (?:wall|centre|center))")
 GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
-# insurers by name in Chinese: "转到人保" is no new employer (not 平安 alone, which is also a bank and a wish)
-_ZH_INSURER = r"人保|中国人保|平安(?:保险|车险)|太平洋(?:保险|车险)|太保|国寿|中国人寿|泰康|友邦|众安|大地保险|阳光保险|华安保险"
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
 _HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"

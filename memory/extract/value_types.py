@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BANK", "DIET", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS", "VALUE_VERBS", "Switch",
-           "kinds_named", "kinds_that_left",
+__all__ = ["BANK", "DIET", "INSURER", "INSURER_ZH", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS",
+           "VALUE_VERBS", "Switch", "kinds_named", "kinds_that_left",
            "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
 _B = r"(?<![\w-])"  # a word start that a hyphenated compound does not hide
@@ -45,6 +45,8 @@ BANK = (r"lloyds|barclays|hsbc|natwest|santander|monzo|starling|revolut|nationwi
 INSURER = (r"geico|progressive|state farm|allstate|liberty mutual|farmers insurance|esurance|lemonade|root insurance"
            r"|aviva|direct line|admiral|churchill|hastings direct|esure|axa|allianz|zurich|aig|bupa|swinton|aetna|cigna"
            r"|kaiser|blue cross|metlife")
+# and in Chinese: "转到人保" is no new employer (not 平安 alone, which is also a bank and a wish)
+INSURER_ZH = r"人保|中国人保|平安(?:保险|车险)|太平洋(?:保险|车险)|太保|国寿|中国人寿|泰康|友邦|众安|大地保险|阳光保险|华安保险"
 # a barber's shop named in lower case: "barbería don chuy", "marcus's shop", "sharp edge barbers"
 BARBER_SHOP = (r"barber[ií]a [a-z]+|[a-z]+'s (?:shop|barbers?|salon)|[a-z]+ (?:barbers|barbershop|salon|fades|clippers)"
                r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)")
