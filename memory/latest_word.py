@@ -32,7 +32,7 @@ from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR, han_pairs
 from .extract.relations import ASKS_MARK, OTHERS_MARK
 from .model import ASSISTANT_MARK
-from .slots import PAST_CUES, PAST_CUES_ZH, asks_as_user
+from .slots import asks_about_before, asks_as_user
 
 __all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores",
            "topic_words_zh"]
@@ -100,9 +100,7 @@ def _tells_a_change(text: str) -> bool:
 
 def asks_present_state(question: str) -> bool:
     """A question in the first person about how things are, not were ("what do I drive now", "我现在住哪")."""
-    words = set(re.findall(r"[\w']+", question.lower()))  # "us" is no cue: "the US"
-    past = (words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _PAST_TENSE.search(question)
-            or _PERIOD.search(question))
+    past = asks_about_before(question) or _PAST_TENSE.search(question) or _PERIOD.search(question)
     return asks_as_user(question) and not past
 
 
@@ -151,6 +149,9 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         # and so is one that ends something, for a yes/no question ("we had to say goodbye to biscuit this morning")
         later_ones = [m for m in later_ones if vectors.tells_a_change(m)
                       and (yes_no or names_a_value is not None and names_a_value(m))]
+    else:  # a later word that asks, names nothing and tells no change is talk on the topic ("my bot keeps going
+        # offline at night, how do I check logs")
+        later_ones = [m for m in later_ones if not vectors.asks(m) or vectors.tells_a_change(m) or vectors.names(m)]
     for _ in range(HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name])
         if later is None:
@@ -277,13 +278,22 @@ class _MessageVectors(dict):
             self._changes[memory_id] = _tells_a_change(self._texts([memory_id]).get(memory_id, ""))
         return self._changes[memory_id]
 
+    def asks(self, memory_id: int) -> bool:
+        """Whether a memory's text asks something in any clause."""
+        from .extract.facts import asks_anything
+
+        return asks_anything(self._texts([memory_id]).get(memory_id, ""))
+
+    def names(self, memory_id: int) -> set[str]:
+        """The names a memory's message links to, read once."""
+        if memory_id not in self._named:
+            self._named[memory_id] = self._names(self.index.same_message(memory_id))
+        return self._named[memory_id]
+
     def share_a_name(self, one: int, other: int) -> bool:
         """Whether two memories' messages name the same one ("I ride a Brompton to the station" / "sold the
         Brompton"): the same thing, however far apart their meaning."""
-        for memory_id in (one, other):
-            if memory_id not in self._named:
-                self._named[memory_id] = self._names(self.index.same_message(memory_id))
-        return bool(self._named[one] & self._named[other])
+        return bool(self.names(one) & self.names(other))
 
     def __missing__(self, memory_id: int) -> np.ndarray:
         self[memory_id] = self.index.vectors_of(self.index.same_message(memory_id))

@@ -16,14 +16,15 @@ from .embed import Embedder
 from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
-from .extract.relations import ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, QUESTIONS_MARK, names_someone
+from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, QUESTIONS_MARK, names_someone,
+                                users_kin_named)
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
                           own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, PAST_CUES, PAST_CUES_ZH, SLOT_CUES, SLOT_PHRASES,
+from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
                     asks_as_user)
 from .store import Store
 from .temporal import recency_of_age, true_at
@@ -58,7 +59,7 @@ _ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|cel
 _HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closing|shut|went on (?:leave|maternity)"
                         r"|referred|transferred|handed (?:me )?over|passed (?:me )?on|took over|taking over|replaced"
                         r"|switched|sold|gone|out of the picture|no longer|any ?more|went private|closed down"
-                        r"|stopped taking)\b", re.I)
+                        r"|stopped taking|bought out|got bought|taken over|went corporate)\b", re.I)
 # a capital inside a sentence, or after a title: "Dr. Helen Marsh"
 _CARRIED_NAME = re.compile(r"(?:(?<=\b(?:Dr|Mr|Ms)\. )|(?<=\bMrs\. )|(?<=\bProf\. )|(?<![.!?]\s)(?<!^))\b[A-Z][\w'-]+")
 _TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Prof"})
@@ -96,6 +97,7 @@ ASSISTANT_WEIGHT = 0.75
 # question names one of the user's people ("what is my daughter allergic to"). Scenario tune half of 1,234: 970 → 981
 # at 0.3 → 0.15 (one lost), 982 at 0.1; held-out and LongMemEval unchanged at both (docs/benchmarks.md)
 OTHERS_WEIGHT = 0.15
+KIN_WINDOW = 30  # the candidates whose text a question naming one of the user's family reads (`_others_kin_weighed`)
 # … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
 # user, unless the question is about what the user asked ("what did I ask about savings rates?"); one that says
 # anything of the user ("what should I pack for my trip to Tokyo?") is no such message. Scenario tune half: 847 →
@@ -203,10 +205,12 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                  index.cosine_rows(query_vector, keep, CANDIDATES),
                  unrelated=None if HAN_CHAR.search(query) else UNRELATED_COSINE)
     about_user = _about_user(query)
+    of_their_people = about_user and names_someone(query)
     ranked = _rerank(index, pool, then or as_of, asked, named=sorted(asked_words) if before_named else [],
-                     about_user=about_user,
-                     names_someone=about_user and names_someone(query),
+                     about_user=about_user, names_someone=of_their_people,
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)))
+    if of_their_people:
+        ranked = _others_kin_weighed(parts, ranked, query)
     left_behind: set[int] = set()
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked, left_behind = _latest_word(parts, ranked, candidates, query, getattr(parts.embedder, "name", ""))
@@ -283,7 +287,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not asks_as_user(query) or _ASKS_WHAT_WAS_REPLIED.search(query):
         return [], {}, []
-    asks_before = not before_named and bool(words & PAST_CUES or any(cue in query for cue in PAST_CUES_ZH))
+    asks_before = not before_named and asks_about_before(query)
     known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
     earlier: dict[int, Earlier] = {}
@@ -316,6 +320,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                           key=lambda entry: (entry[0], not entry[2], entry[1]))
         ended = {u.id for u in held if not true_at(u, as_of, recorded_by=recorded_by)}
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
+        if not asks_before and attribute not in HOLDS_MANY:
+            positive = _without_passing_mentions(parts, attribute, positive, {u.id for u in held})
         by_choice = (_naming_first(parts, attribute, positive) if attribute in HOLDS_MANY and len(positive) > 1
                      else positive)
         pick = positive[-2:-1] if asks_before and len(positive) > 1 else by_choice[-1:]
@@ -356,6 +362,7 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                     earlier.setdefault(memory_id, Earlier(attribute, any(said_at < t for t in closings)))
             if pick:
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
+                replaced += _closed_beside(parts, attribute, answers, latest, frozenset(answered))
         # a question about before presupposes a change: its answer no longer holds, even when the only value known
         replaced_since = asks_before or before_named and said_since
         if pick and replaced_since and attribute not in HOLDS_MANY:
@@ -364,6 +371,36 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         if pick and not asks_before and attribute in HOLDS_MANY:
             replaced += _kinds_that_left(parts, attribute, timeline)
     return history, earlier, replaced
+
+
+def _closed_beside(parts: RecallParts, attribute: str, answers: set[int], since: float,
+                   answered: frozenset[int]) -> list[Replaced]:
+    """The other attributes the answer's message ends ("sold the car!!! officially car-free, commuting on a Rad Power
+    e-bike now" answers the commute and ends the car): what the user said of them before is no longer true either."""
+    from .extract.attributes import statement_topics  # the statement rules, compiled only when needed
+
+    closed: set[str] = set()
+    for unit in parts.store.memories_by_id(answers).values():
+        closed |= {name for name, negated in statement_topics(unit.content)
+                   if negated and name not in (attribute, "said", "told") and name not in HOLDS_MANY}
+    return [Replaced(name, since, answered) for name in sorted(closed)]
+
+
+def _without_passing_mentions(parts: RecallParts, attribute: str, positive: list[tuple[float, int]],
+                              values: set[int]) -> list[tuple[float, int]]:
+    """The user's words on an attribute that holds one value at a time, without those that ask something and name no
+    value of it nor tell a change, when any other is left: "my insurance card is literally falling apart, can I just use
+    a photo of it?" does not replace "my health insurance is Aetna through work"."""
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only when needed
+    from .extract.facts import asks_anything
+
+    def counts(text: str) -> bool:
+        return not asks_anything(text) or names_a_value(text, attribute) or tells_a_change(text)
+
+    units = parts.store.memories_by_id([memory_id for _, memory_id in positive if memory_id not in values])
+    kept = [(said_at, memory_id) for said_at, memory_id in positive
+            if memory_id in values or memory_id not in units or counts(units[memory_id].content)]
+    return kept or positive
 
 
 def _naming_first(parts: RecallParts, attribute: str,
@@ -804,6 +841,24 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
         pool.scores *= weigh_before_named(index, pool.rows, asked, named)  # "before the BBC": not the BBC
     order = np.argsort(-pool.scores, kind="stable")
     return pool.take(order[pool.scores[order] > 0])
+
+
+def _others_kin_weighed(parts: RecallParts, ranked: Pool, query: str) -> Pool:
+    """A question that names one of the user's family ("what's my wife called?") keeps the weight of the messages
+    about someone else only for those that name the user's own ("my daughter is allergic to peanuts"): one about
+    someone else's ("my buddy Tom's wife Rachel just had a baby") weighs as little as any message about someone else
+    does for a question about the user."""
+    own_kin = users_kin_named(query)
+    if own_kin is None:
+        return ranked
+    top = ranked.ids[:KIN_WINDOW].tolist()
+    others = parts.store.memories_by_id(parts.index.holding(OTHERS_MARK, top))
+    if not others:
+        return ranked
+    for position, memory_id in enumerate(top):
+        if memory_id in others and not own_kin.search(others[memory_id].content):
+            ranked.scores[position] *= OTHERS_WEIGHT
+    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 
 def _about_user(query: str) -> bool:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["ALIASES", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRASES", "PAST_CUES", "PAST_CUES_ZH", "SLOTS",
-           "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template", "asks_as_user"]
+           "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template", "asks_about_before", "asks_as_user"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}
@@ -36,6 +36,14 @@ def _asks_of_a_dependant(question: str, words: set[str]) -> bool:
 
 PAST_CUES = {"before", "previously", "formerly", "earlier", "originally", "used"}
 PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先前")
+# "what was my old dentist called?", "my previous landlord": the one before, whatever the tense
+_BEFORE_PHRASE = re.compile(r"\b(?:my|our) (?:old|previous|former)\b", re.I)
+
+
+def asks_about_before(question: str) -> bool:
+    """Whether a question asks about what held before ("before", "used to", "my old …", 之前)."""
+    words = set(re.findall(r"[\w']+", question.lower()))
+    return bool(words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _BEFORE_PHRASE.search(question))
 
 
 @dataclass(frozen=True)
@@ -198,6 +206,7 @@ SLOTS: tuple[Slot, ...] = (
         "instrument",
         cues_en=_words("instrument instruments play playing"),
         cues_zh=_words("乐器 弹 拉 学什么乐器 学琴 练琴 钢琴课 琴课"),
+        cue_phrases=("in a band", "my band", "band am i", "band i'm in", "band i am in", "band i play"),
         templates={
             "instrument": Template("User plays {v}.", "用户在学{v}。"),
             "instrument_stop": Template("User gave up {v}.", "用户不再学{v}了。", closes=True),
@@ -235,9 +244,10 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "gym",
         cues_en=_words("gym gyms"),
-        cues_zh=_words("健身房 健身卡 私教 锻炼"),
+        cues_zh=_words("健身房 健身卡 私教 锻炼 健身 撸铁"),
         cue_phrases=("personal trainer", "fitness club", "leisure centre", "leisure center", "work out at", "train at",
-                     "bouldering hall", "bouldering gym", "climbing gym", "climbing wall"),
+                     "bouldering hall", "bouldering gym", "climbing gym", "climbing wall", "do i climb", "do i boulder",
+                     "do i work out", "do i train"),
     ),
     Slot(
         "insurer",
@@ -337,7 +347,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "team",  # at work: "which team am I on at work"; not "what team do I support"
-        cues_zh=_words("哪个组 哪个团队 哪个部门 什么部门 什么组"),
+        cues_zh=_words("哪个组 哪个团队 哪个部门 什么部门 什么组 哪个科室 什么科室"),
         cue_phrases=("team at work", "team am i on", "team i'm on", "team i am on", "team do i work", "team i work",
                      "which department", "what department"),
     ),

@@ -388,6 +388,12 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # 私教, 跟的是, 前阵子, "在4S店卖车真的累"; "porting done", "keys handed back", "an Evanston resident", standing desks,
     # 一包红塔山, 戒不掉 (no quitting), 统一办的招商银行
     ("m036_statement_marks", m008_statement_marks),
+    # a lead-in before the news ("well it's official, sold it …", "a brief update: …"), a greeting that asks nothing
+    # ("在吗在吗 最近忙疯了…"), 好几个 asks nothing; a job's hours or title at a name ("pulling doubles at Crumb & Co", "as a
+    # structural engineer at Arup"), "made me head pastry chef", "moved my desk to Canopy", "fully off the sertraline",
+    # "rent now goes to …", "opened my checking at …"; 手机号是移动的, 号码携号转网了, 当住院医, 轮转到急诊科, 那个班我退了; "first
+    # session at …" and "since the move" tell a change
+    ("m037_statement_marks", m008_statement_marks),
 ]
 
 

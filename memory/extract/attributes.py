@@ -85,15 +85,16 @@ _ZH_JOB = (r"[\u4e00-\u9fff]{0,6}?(?:工程师|设计师|老师|教师|医生|�
            # the families: …师, …员, …家, …手, …工, …官, and trades named by their work
            r"|[\u4e00-\u9fff]{1,4}(?:师|员|家|手|官|工人|技工|专员|助理|代表|顾问|主任|博士后)"
            r"|策划|设计|开发|测试|前端|后端|产品|客服|人事|行政|财务|出纳|采购|外贸|电商|市场|公关|审计|精算|博士后"
-           r"|自由撰稿人|撰稿人|全职妈妈|全职爸爸|家庭主妇|个体户|老板|店主|创业者|网红|博主|UP主|自媒体)")
+           r"|自由撰稿人|撰稿人|全职妈妈|全职爸爸|家庭主妇|个体户|老板|店主|创业者|网红|博主|UP主|自媒体"
+           r"|住院医|主治医|规培生|医学生|研究生|博士生)")
 _PET = (r"(?:[a-z-]+\s+){0,2}?(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|guinea pig|parrot|budgie|bird|fish"
         r"|goldfish|tortoise|turtle|gecko|lizard|snake|ferret|horse|pony|retriever|terrier|labrador|poodle|beagle"
         r"|spaniel|collie|shepherd|dachshund|pug|husky|chihuahua)s?")
 _INSTRUMENT = (r"(?:the\s+)?(?P<v>piano|keyboard|guitar|bass guitar|bass|electric guitar|ukulele|violin|viola|cello|double bass"
                r"|drums|drum kit|flute|clarinet|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica"
-               r"|oboe|bassoon|french horn|tuba|recorder)")
+               r"|oboe|bassoon|french horn|tuba|recorder|tabla|sitar|djembe|cajon|bodhran|fiddle|synth|synthesizer)")
 # instruments a statement names as played, taken up or given up
-_PLAYED = r"piano|guitar|violin|cello|drums|flute|saxophone|trumpet|ukulele|harp|clarinet"
+_PLAYED = r"piano|guitar|violin|cello|drums|flute|saxophone|trumpet|ukulele|harp|clarinet|tabla|sitar"
 _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|orangetheory|crossfit|f45|equinox|david lloyd"
         r"|ymca|ywca|(?:health|leisure) club|(?:sports|rec|recreation) (?:centre|center)|\w*boulder(?!ing\b)\w*"
         r"|(?:bouldering|climbing) (?:hall|gym)"
@@ -117,6 +118,10 @@ def _zh(kind: str, body: str) -> tuple[str, re.Pattern[str]]:
 
 _ZADV = r"(?:现在|平时|一般|通常|每天|最近|都|只|主要|还是|一直|也|已经|目前|终于|正式|刚|刚刚|才|如今|这阵子|这段时间|就)*"
 _ZI = r"(?:我们|我)"
+
+# a day or a time said after "started": "…now that she's at the Bright Horizons, started monday" begins no hobby
+_WHEN_WORD = (r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|yesterday|tonight|tomorrow|last|next|again"
+              r"|january|february|march|april|june|july|august|september|october|november|december)\b")
 
 # First match wins: negations and specific frames before general ones.
 _RULES: list[tuple[str, re.Pattern[str]]] = [
@@ -237,7 +242,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _en("hobby", rf"i\s+{_ADV}{_HAVE}(?:taken up|took up|started|got into|gotten into|been getting into)\s+"
                  rf"(?!as\b|at\b|with\b|work|seeing\b|dating\b|going out\b|(?:a\s+)?(?:new\s+)?job\b"
                  rf"|(?:the|this|that|my|his|her|their|our|your)\b"
-                 rf"|(?:therapy|counselling|counseling|medication|treatment|physio|antibiotics|chemo|rehab)\b)"
+                 rf"|(?:therapy|counselling|counseling|medication|treatment|physio|antibiotics|chemo|rehab)\b"
+                 rf"|{_WHEN_WORD})"
                  rf"(?P<v>[a-z][\w -]{{2,40}}?)"
                  rf"(?:\s+(?:at|in|on|with|lately|recently|this year)\b.*)?"),
     _en("hobby", rf"i\s*{_BE}\s+{_ADV}(?:really\s+)?into\s+(?P<v>[a-z][\w -]{{2,40}}?)(?:\s+(?:these days|lately|now))?"),
@@ -465,19 +471,26 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 
 # --- which attributes a first-person statement is about (for ranking, not for values) ----------------
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)"
+                           # the user speaking of their own day or job, the "I" dropped: "long week at the practice,
+                           # being a veterinary nurse is not for the faint-hearted"
+                           r"|\blong (?:day|week|shift|night) at\b"
+                           r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + _JOBS + r")\b(?! (?:must|would|seems|sounds|looks)\b)",
+                           re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
-    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|住在|住到|住回"
-    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
+    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
+    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
-    r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了)"
+    r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
+    # how long the user has had it: "朗逸开了五年", "iPad用了三年"
+    r"|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年)"
     # what the user did for their child: "给儿子报了周六上午的钢琴课"
     r"|(?:^|[。！？，,\s～~…]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
     # a stay somewhere, or work: "在杭州住了快三年了", "在南京待了四年了", "在4S店卖车真的累"
@@ -567,11 +580,13 @@ _NEGATION = re.compile(
     r"|with (?:no|zero) (?:vapes?|vaping|cigarettes?|cigs|smokes?|smoking|nicotine|drinks?|drinking|alcohol|booze|caffeine)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped|teetotal|tee-total|on the wagon"
+    r"|(?:fully|completely|totally) off|came off (?:the|my)|weaned (?:myself )?off|tapered off"
+    r"|peaced out|bailed on|walked away from|put (?:the |my )?[\w-]+ away for good"
     r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped) (?:my|our|the) (?:\w+ )?"
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
-    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)[也都]?退了"
+    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
@@ -585,7 +600,9 @@ _LEFT_FOR = re.compile(r"\b(?:ditched|dumped|dropped|swapped|traded|left|quit) (
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
-    r"|got|adopted|bought|upgraded|became|new)\b"
+    r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move"
+    # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
+    r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
@@ -616,9 +633,14 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # "我住望京这边": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
                       r"|(?:我|我们|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
-    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
+    "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined(?! (?:a|an|the|my|our) (?:[\w-]+ ){0,3}(?:class|classes|club|gym|choir|band|league|group"
+                 r"|course|waitlist|community|orchestra|meetup|programme|program)\b)|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
                  r"|(?:accepted|took|signed) (?:the|an|a|their|his|her) (?:job |new )?offer"
-                 r"|(?:my|a) (?:\w+ )?shifts? (?:at|in)|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
+                 r"|(?:my|a|long|night|late|early|double|12 hour|12-hour) (?:\w+ )?shifts? (?:at|in)"
+                 r"|shifts? (?:on (?:\w+ ){1,3})?(?:at|in) (?:the )?(?-i:[A-Z])\w*"
+                 # "pulling doubles at Crumb & Co", "as a structural engineer at Arup": a job's hours or its title, at a name
+                 r"|(?:pulling|working|doing|covering) (?:doubles|double shifts|a double(?: shift)?|overtime|nights|lates|earlies)"
+                 r" at (?-i:[A-Z])\w*|as an? " + _JOB + r" (?:at|with|for) (?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  # "starting at a fintech called Ramp": a place by its kind, then its name
                  r"|(?:starting|started|joining|joined|working) (?:at|for) an? (?:[\w-]+ ){1,2}(?:called|named)"
@@ -638,6 +660,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|bumped (?:me )?up to|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
+                   r"|\b(?:made|making|promoted) me (?:the |an? )?" + _JOB + r"\b"
                    # "Passed my probation as a junior developer": a job the lexicon knows, said with "as"
                    r"|\bas an? (?:[\w-]+\s+){0,2}(?:"
                    + _JOBS + r")\b"
@@ -673,6 +696,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)"
                r"|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
+               # "just started the accelerated nursing program at Drexel": a course of study at a named place
+               r"|(?:started|starting|doing|in|on|joined|into) (?:the |a |an |my )?(?:[\w-]+ ){0,3}(?:program|programme"
+               r"|course|degree|msc|phd|mba|bootcamp) (?:at|with) (?-i:[A-Z])\w*"
                r"|signed up for (?:an? |the |some )?(?:\w+ ){0,2}(?:lessons|classes|class|course|degree|msc|phd|ma|ba)"
                r"|transferred (?:to (?:a |an |the |another )?(?:[\w'-]+ ){0,3}(?:university|uni|college|school|course"
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
@@ -683,10 +709,11 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian)\w*"
             r"(?! (?:insurance|loan|payment|wash|park|keys?|seats?)\b))\b",
-            r"开一辆|开的是|买了一辆|换了一辆|我的车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废)"
+            r"开一辆|开的是|买了一辆|换了一辆|我的车|提车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废)"
             r"|卖了车|没有?车了|不开车了"),
     "commute": (r"\b(?:commut\w*|(?:get|take|catch|ride|hop on) (?:the |a )?(?:bus|train|tram|tube|metro|ferry|subway)"
-                r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:in )?to (?:work|the office)"
+                r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:it |her |him |my [\w-]+ )?(?:in )?"
+                r"to (?:work|the office)"
                 r"|(?:bus|train|tube|metro|tram|ferry|bike|e-bike|scooter) (?:in)?to (?:work|the office)|work from home"
                 r"|working from home|wfh|(?:bus|train|tube|metro|tram|ferry|subway|bike|e-bike|scooter)\b[^,.;!?]{0,30}"
                 r"\bevery (?:morning|day|weekday|workday))\b",
@@ -701,7 +728,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    # "started piano lessons", "gave up on guitar", "cello practice every night"
                    r"|\b(?:(?:started|starting|learning|took up|taken up|gave up(?: on)?|giving up(?: on)?|quit|stopped"
                    r"|dropped|practi[sc]ing)\s+(?:the\s+)?(?:" + _PLAYED + r")|(?:" + _PLAYED.replace("drums", "drum") + r"|sax)"
-                   r" (?:lessons?|classes|teacher|tutor|practice|grade \d))\b"
+                   r" (?:lessons?|class|classes|teacher|tutor|practice|grade \d)|put (?:the |my )?(?:" + _PLAYED + r") away)\b"
                    r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"
                    r"|(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里)课"),
@@ -752,11 +779,12 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # who the user rents from: "my landlord is a guy called derek", "we rent from a couple in leeds"
     "landlord": (r"\b(?:landlord|landlady|letting agents?|(?:rent|renting) (?:the (?:flat|house|place|apartment) )?from"
                  r"|property (?:management|mgmt|managers?)|new owners? (?:is|are)"
-                 r"|rent (?:goes|go|is paid) (?:through|to))\b",
+                 r"|rent (?:now |will )?(?:goes|go|is paid|gets paid) (?:through|to))\b",
                  r"房东|二房东|房主"),
     # where the user rents a desk: "got a dedicated desk at the WeWork on Market St", "peaced out of wework"
     "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|(?:standing|shared) desks|desk membership"
-                  r"|wework|regus|shared office)\b",
+                  r"|wework|regus|shared office"
+                  r"|(?:moved|took|rent(?:ed|ing)?|got|grabbed) (?:my |a )?(?:hot |dedicated )?desk (?:to|at))\b",
                   r"联合办公|共享办公|共享工位"),
     # where the user comes from: "grew up in Leeds", "刚从成都老家过完年回来"
     "hometown": (r"\b(?:hometown|home town|grew up in|originally from|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
@@ -764,7 +792,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # "my blood type is o negative", "I'm A+", "熊猫血"
     "blood_type": (r"\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|ab) ?(?:neg|negative|pos|positive)\b"
                    r"|rh ?(?:negative|positive))",
-                   r"血型|熊猫血|RH阴性|Rh阴性|rh阴性"),
+                   r"血型|熊猫血|RH阴性|Rh阴性|rh阴性|我是(?:AB|A|B|O)型|(?:AB|A|B|O)型血"),
     # who the user sees for their mind: "started seeing a therapist, Dr. Helen Marsh", "换了个心理咨询师"
     "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )"
                   r"(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b",
@@ -792,7 +820,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
              r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
              r"|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){0,3}"
              r"(?:current|checking|savings|bank) account|(?:opened|closed) (?:a |an |my |our )?(?:[\w-]+ ){1,3}acct"
-             r"|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?account (?:with|at))",
+             r"|(?:opened|closed|have|got) (?:a |an |my |our )?(?:new )?(?:account|checking|savings) (?:with|at))",
              r"银行卡|工资卡|开户|(?:招商|建设|工商|农业|中国|交通|浦发|民生|中信|兴业|平安|光大|邮政储蓄)银行|招行|建行|工行|农行|中行|交行"),
     "language": (r"\b(?:learn\w*|stud(?:y|ies|ying|ied)|doing|started|taking|switched to|moved on to|picked up|dropped"
                  r"|gave up(?: on)?"
@@ -808,11 +836,13 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
-                       r"运营商|携号转网|携转|把号[^，。,！？\s]{0,4}转|手机套餐|话费|(?:中国)?(?:移动|联通|电信)[^，。,！？\s]{0,6}?(?:卡|套餐|号)"),
+                       r"运营商|携号转网|携转|把号[^，。,！？\s]{0,4}转|手机套餐|话费|(?:中国)?(?:移动|联通|电信)[^，。,！？\s]{0,6}?(?:卡|套餐|号)"
+                       r"|(?:号|卡)(?:码)?(?:是|用的?是?)(?:中国)?(?:移动|联通|电信)"),
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
     "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
              r" (?:the |a |our )?(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
-             r"(?:调到|转到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部|部(?=[了啦，。,！？\s]|$))(?!长)"),
+             r"(?:调到|转到|轮转到|轮到|调去|去了|加入了?|分到|在)[^，。,！？]{1,10}(?:组|团队|部门|事业部|科室"
+             r"|部(?=[了啦，。,！？\s]|$)|(?<=[\u4e00-\u9fff]{2})(?<![本学专理文工])科(?=[了啦，。,！？\s]|$))(?!长)"),
     # who the user reports to: "my manager priya is great", "i report to marcus now", "现在直属leader是刘姐"
     "manager": (r"\b(?:my (?:new |old |current |line )?(?:manager|boss|supervisor|team lead|skip(?:-level)?)"
                 r"|(?:i|we|now) (?:\w+ )?report(?:s|ing)? (?:directly )?to|new (?:manager|boss|supervisor))\b",
@@ -851,7 +881,8 @@ _CONSEQUENCE = re.compile(
 
 
 # What may open news before its verb: "Heads up — went fully vegan", "Guess what, moved to Leeds!", "Update: sold the car"
-_LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|big news|quick update|update|news|fyi|btw|by the way|fun fact|ok so|okay so"
+_LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|(?:an? )?(?:(?:big|quick|brief|small|little|life|good|some) )?(?:update|news)"
+                      r"|fyi|btw|by the way|fun fact|ok so|okay so|well|so|(?:well )?it'?s official"
                       r"|oh and|anyway|h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening)"
                       # an interjection before the news: "ok big news, moved down to bristol", "omg finally sold the car"
                       r"|ok|okay|omg|ugh+|yay+|woo+|phew|welp|wow|ahh+|lol|haha+|yess+|sorry)\s*[—–:,!.-]*\s+)+", re.I)

@@ -33,8 +33,8 @@ _CLAUSE_SEP = re.compile(
     r"|而且|并且|但是|不过|可是|所以|然后",
     re.I,
 )
-_FILLER_EN = re.compile(
-    r"^(?:(?:and|but|so|also|oh|well|btw|by the way|actually|hi|hey|hello|ok|okay|yes|yeah|anyway|honestly"
+_FILLER_EN = re.compile(  # a sentence after the first starts with the space after the full stop
+    r"^\s*(?:(?:and|but|so|also|oh|well|btw|by the way|actually|hi|hey|hello|ok|okay|yes|yeah|anyway|honestly"
     r"|fyi|just so you know|now|then|ah|um|hmm|lately|these days|nowadays|currently|recently|ps"
     r"|for the record|fun fact(?: about me)?|side note|quick update|update|guess what|ugh|omg|wow|lol|haha|welp|phew)"
     r"\b[\s,!.:]*)+",
@@ -69,7 +69,7 @@ _PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
 _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
 # 几 after a number is a rough count, not a question: "看了二十几个病人"
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 ("not very")
-_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万\d])几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
+_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万好\d])几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
                           r"|为什么|为何|(?:吗|呢|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
                           # "瑜伽垫买多厚的比较好", "考试前一天该复习还是休息啊", "有推荐的牌子"
                           r"|多(?:厚|大|久|长|高|重|远|宽|贵|深)|(?:该|要|选)[^，。,]{1,10}还是|还是[^，。,]{1,10}(?:啊|呀|好)\W*$"
@@ -178,7 +178,9 @@ _BAD_ATTRS = set(
 _NOT_ATTRIBUTE_VALUES = set(
     "so very really too more less about like full such just still always never quite pretty super great good "
     "fine amazing awesome cool nice beautiful better worse best open closed ready done back here there over gone "
-    "all not also kind sort that going getting coming".split()
+    "all not also kind sort that going getting coming "
+    # how something feels today ("my feet are dead", "my forearms are DESTROYED after climbing"), not what it is
+    "dead destroyed sore aching tired numb shredded exhausted wrecked killing swollen".split()
 )
 _NOT_LIKED = _PRONOUN_VALUES | set("how what when where why which who to the thought".split())
 _BAD_EMPLOYERS = set("home night weekends the moment 家 家里 这 这里 那里 这儿 那儿 公司 外面 线上 远程".split())
@@ -409,6 +411,12 @@ def asks_only(text: str) -> bool:
     return bool(clauses) and all(_asks(clause) or requests(clause) for clause in clauses)
 
 
+def asks_anything(text: str) -> bool:
+    """A message any clause of which asks ("my bot keeps going offline at night, how do I check logs")."""
+    return any(_asks(clause) for _, sentence in _sentences(text) for _, _, clause in _clauses(sentence, 0)
+               if clause.strip())
+
+
 def requests(text: str) -> bool:
     """A request to the assistant ("recommend me a thriller", "road trip playlist pls", "帮我写个生日祝福"): it asks for
     something, and by itself tells nothing of the writer (a note to keep, "remember that …", is no request)."""
@@ -443,6 +451,12 @@ _ASKING_WORD = re.compile(r"\b(?:how|hows|what|whats|what's|why|who|whom|whose|w
                           r"(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b", re.I)
 
 
+# a clause that only greets, though it asks ("在吗在吗 最近忙疯了…", "how are you, moved to Leeds last week btw")
+_GREETING_ASKS = re.compile(r"(?:(?:亲)?(?:在吗|在么|在嘛|在不在|你好吗|最近好吗|how are you|how's it going|hows it going"
+                            r"|how are things|are you there|you there|what's up|whats up|how have you been|how've you been)"
+                            r"[\s?？!！~～,，.。]*)+", re.I)
+
+
 def _asks(sentence: str) -> bool:
     s = sentence.strip()
     if s.endswith(("?", "？")):
@@ -458,6 +472,9 @@ def stated_head(sentence: str) -> str:
     Empty when it opens with the question ("Do you think I should move to Leeds, I love it there?")."""
     head = 0
     for start, end, clause in _clauses(sentence, 0):
+        if _GREETING_ASKS.fullmatch(clause.strip()):  # "在吗在吗 最近忙疯了，…": the greeting asks nothing
+            head = end
+            continue
         if clause.strip() and (is_question(clause.strip()) or requests(clause)):
             break
         head = end

@@ -10,7 +10,8 @@ import re
 from .han import HAN
 
 __all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "QUESTIONS_MARK", "USERS_CHILD", "about_someone_else",
-           "fact_marks", "names_someone", "someone_elses", "someone_elses_attribute", "speaks_only_of_them"]
+           "fact_marks", "names_someone", "someone_elses", "someone_elses_attribute", "speaks_only_of_them",
+           "users_kin_named"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
@@ -26,7 +27,7 @@ _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin"
     r"|aunt|auntie|uncle|gran|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"
-    r"|neighbou?r|landlord|landlady|teacher|team|buddy|pal|bff")
+    r"|neighbou?r|landlord|landlady|teacher|team|buddy|pal|bff|labmate|classmate|coursemate|teammate|officemate")
 _KIN_MODIFIER_EN = r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|best|new|old|twin|step|baby)\s+)?"
 _OTHER_SUBJECT_EN = re.compile(
     r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact|ugh|argh|omg|lol|haha|hmm|wow|sigh"
@@ -155,6 +156,32 @@ def names_someone(question: str) -> bool:
     """A question that names one of the user's people ("what did I get my sister", "how many cousins' weddings",
     "我妈喜欢什么")."""
     return bool(_NAMES_RELATION.search(question))
+
+
+_FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
+              r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws")
+_FAMILY_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|舅妈"
+              r"|婶婶|侄子|侄女|外甥女?")
+# the kin a question may name, each with the words for the same one: "my kids" answers "what are my children called?"
+_KIN_CLASSES_EN = (_PARTNER_EN, _CHILD_EN, _FAMILY_EN)
+_KIN_CLASSES_ZH = (_PARTNER_ZH.pattern, _CHILD_ZH.pattern, _FAMILY_ZH)
+
+
+def users_kin_named(question: str) -> re.Pattern[str] | None:
+    """The words by which a message names the same one of the user's family as the question: "my wife" (or "my
+    partner") for "what's my wife called?", "my kids" for "what are my children called?", 我闺女 for "我女儿叫什么";
+    None when the question names none of the user's family (a friend, a colleague, a landlord)."""
+    english, chinese = [], []
+    for m in _NAMES_RELATION.finditer(question):
+        word = re.sub(r"(?:'s|s')$", "", m.group().lower())
+        english += [kin for kin in _KIN_CLASSES_EN if re.fullmatch(rf"(?:{kin})s?", word)]
+        chinese += [kin for kin in _KIN_CLASSES_ZH if re.fullmatch(kin, word)]
+    if not english and not chinese:
+        return None
+    # a fact read from a message names them as the user's: "User's brother's birthday is june 3", 用户的哥哥
+    alternatives = [rf"\b(?:my|our|user's)\s+{_KIN_MODIFIER_EN}(?:{kin})(?:s|'s|s')?\b" for kin in english]
+    alternatives += [rf"(?:我|用户)(?:的|家)?(?:{kin})" for kin in chinese]
+    return re.compile("|".join(alternatives), re.I)
 
 
 def someone_elses_attribute(attribute: str) -> bool:

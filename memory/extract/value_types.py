@@ -87,13 +87,15 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"|哈弗|五菱|问界|极氪|红旗|卡罗拉|凯美瑞|朗逸|思域|雅阁|速腾|帕萨特|宏光"),
     "commute": (
         r"bus|buses|train|trains|tram|tube|metro|subway|underground|ferry|e-bike|ebike|bike|bicycle|scooter|e-scooter"
-        r"|car ?pool|carshare|lift share|on foot|cycle|cycling|walk|walking|overground|shuttle|taxi|cab|uber|lyft|ola"
+        r"|car ?pool|carshare|lift share|on foot|cycle|cycling|overground|shuttle|taxi|cab|uber|lyft|ola"
+        # a walk, not the dog's: "just back from walking Biscuit"
+        r"|walk(?:ing)?(?! (?:the |my |our |her |his )?(?:dogs?|pup|puppy|(?-i:[A-Z])))"
         r"|rickshaw|auto-?rickshaw|tuk-?tuk",
         r"地铁|公交|公交车|巴士|大巴|自行车|单车|电动车|电瓶车|摩托|步行|走路|骑车|打车|拼车|轮渡|班车|高铁|通勤"),
     "instrument": (
         r"piano|keyboard|guitar|bass guitar|bass|ukulele|violin|viola|cello|double bass|drums?|drum kit|flute|clarinet"
         r"|saxophone|sax|trumpet|trombone|harp|accordion|banjo|mandolin|harmonica|oboe|bassoon|french horn|tuba|recorder"
-        r"|bagpipes",
+        r"|bagpipes|tabla|sitar|djembe|cajon|bodhran|fiddle|synth|synthesizer",
         r"钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里|琵琶|笛子|口琴|电子琴|手风琴|竖琴|贝斯"),
     "pet": (
         r"dog|cat|puppy|puppies|kitten|rabbit|bunny|bunnies|hamster|guinea pig|parrot|budgie|budgerigar|bird|goldfish"
