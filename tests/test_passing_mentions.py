@@ -168,6 +168,10 @@ def test_a_question_names_the_users_kin_by_any_of_their_words():
     assert users_kin_named("what are my children called?").search("my kids Ada and Milo are asleep")
     assert not users_kin_named("what are my children called?").search("my neighbour's kids are called Jack")
     assert users_kin_named("who is my landlord?") is None  # not family: no message about others is read again
+    assert users_kin_named("when am I going to become a mom or dad?") is None  # no one of the user's named
+    assert users_kin_named("do I have any kids?").search("the twins had soccer and the kids are wiped")
+    assert users_kin_named("我家孩子班上主要是谁在管？").search("孩子的班主任是刘老师")  # the 我 dropped
+    assert not users_kin_named("我家孩子班上主要是谁在管？").search("同事家孩子在学钢琴")
 
 
 @pytest.mark.parametrize("text, content", [("Hi there. btw I work at Google.", "User works at Google."),

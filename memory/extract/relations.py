@@ -165,6 +165,10 @@ _FAMILY_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷
 # the kin a question may name, each with the words for the same one: "my kids" answers "what are my children called?"
 _KIN_CLASSES_EN = (_PARTNER_EN, _CHILD_EN, _FAMILY_EN)
 _KIN_CLASSES_ZH = (_PARTNER_ZH.pattern, _CHILD_ZH.pattern, _FAMILY_ZH)
+# one of the user's people as a question names them: "my wife", "do I have any kids", 我女儿, "儿子之前那个家教" (the 我
+# dropped), not "when am I going to become a mom"
+_USERS_RELATION = re.compile(rf"\b(?:my|our|any)\s+{_KIN_MODIFIER_EN}(?P<en>(?:{_RELATION_EN})(?:s|'s|s')?)(?!\w)"
+                             rf"|(?:我|我家|我的|^|(?<=[，,\s]))(?:家里?)?(?:小|大|二)?(?P<zh>{_RELATION_ZH})")
 
 
 def users_kin_named(question: str) -> re.Pattern[str] | None:
@@ -172,15 +176,16 @@ def users_kin_named(question: str) -> re.Pattern[str] | None:
     partner") for "what's my wife called?", "my kids" for "what are my children called?", 我闺女 for "我女儿叫什么";
     None when the question names none of the user's family (a friend, a colleague, a landlord)."""
     english, chinese = [], []
-    for m in _NAMES_RELATION.finditer(question):
-        word = re.sub(r"(?:'s|s')$", "", m.group().lower())
-        english += [kin for kin in _KIN_CLASSES_EN if re.fullmatch(rf"(?:{kin})s?", word)]
-        chinese += [kin for kin in _KIN_CLASSES_ZH if re.fullmatch(kin, word)]
+    for m in _USERS_RELATION.finditer(question):
+        word = re.sub(r"(?:'s|s')$", "", (m.group("en") or "").lower())
+        english += [kin for kin in _KIN_CLASSES_EN if word and re.fullmatch(rf"(?:{kin})s?", word)]
+        chinese += [kin for kin in _KIN_CLASSES_ZH if m.group("zh") and re.fullmatch(kin, m.group("zh"))]
     if not english and not chinese:
         return None
-    # a fact read from a message names them as the user's: "User's brother's birthday is june 3", 用户的哥哥
-    alternatives = [rf"\b(?:my|our|user's)\s+{_KIN_MODIFIER_EN}(?:{kin})(?:s|'s|s')?\b" for kin in english]
-    alternatives += [rf"(?:我|用户)(?:的|家)?(?:{kin})" for kin in chinese]
+    # the user's own, "the kids" too; a fact read from a message names them as the user's ("User's brother's birthday
+    # is june 3", 用户的哥哥); Chinese drops the 我 at the start of a clause ("孩子的班主任是刘老师")
+    alternatives = [rf"\b(?:my|our|the|user's)\s+{_KIN_MODIFIER_EN}(?:{kin})(?:s|'s|s')?\b" for kin in english]
+    alternatives += [rf"(?:(?:我|用户)(?:的|家)?|(?:^|(?<=[，,。！？!?\s]))(?:家里?)?)(?:{kin})" for kin in chinese]
     return re.compile("|".join(alternatives), re.I)
 
 
