@@ -172,6 +172,7 @@ def test_a_question_names_the_users_kin_by_any_of_their_words():
     assert users_kin_named("do I have any kids?").search("the twins had soccer and the kids are wiped")
     assert users_kin_named("我家孩子班上主要是谁在管？").search("孩子的班主任是刘老师")  # the 我 dropped
     assert not users_kin_named("我家孩子班上主要是谁在管？").search("同事家孩子在学钢琴")
+    assert not users_kin_named("我有兄弟姐妹吗？").search("我闺蜜有两个弟弟，过年红包要发到手软")  # her brothers
 
 
 @pytest.mark.parametrize("text, content", [("Hi there. btw I work at Google.", "User works at Google."),

@@ -161,14 +161,14 @@ def names_someone(question: str) -> bool:
 _FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
               r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws")
 _FAMILY_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|舅妈"
-              r"|婶婶|侄子|侄女|外甥女?")
+              r"|婶婶|侄子|侄女|外甥女?|兄弟|姐妹")
 # the kin a question may name, each with the words for the same one: "my kids" answers "what are my children called?"
 _KIN_CLASSES_EN = (_PARTNER_EN, _CHILD_EN, _FAMILY_EN)
 _KIN_CLASSES_ZH = (_PARTNER_ZH.pattern, _CHILD_ZH.pattern, _FAMILY_ZH)
-# one of the user's people as a question names them: "my wife", "do I have any kids", 我女儿, "儿子之前那个家教" (the 我
-# dropped), not "when am I going to become a mom"
+# one of the user's people as a question names them: "my wife", "do I have any kids", 我女儿, 我有兄弟姐妹吗, "儿子之前那个
+# 家教" (the 我 dropped), not "when am I going to become a mom"
 _USERS_RELATION = re.compile(rf"\b(?:my|our|any)\s+{_KIN_MODIFIER_EN}(?P<en>(?:{_RELATION_EN})(?:s|'s|s')?)(?!\w)"
-                             rf"|(?:我|我家|我的|^|(?<=[，,\s]))(?:家里?)?(?:小|大|二)?(?P<zh>{_RELATION_ZH})")
+                             rf"|(?:我|我家|我的|我有|我家有|^|(?<=[，,\s]))(?:家里?)?(?:小|大|二)?(?P<zh>兄弟|姐妹|{_RELATION_ZH})")
 
 
 def users_kin_named(question: str) -> re.Pattern[str] | None:
