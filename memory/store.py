@@ -390,9 +390,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m036_statement_marks", m008_statement_marks),
     # a lead-in before the news ("well it's official, sold it …", "a brief update: …"), a greeting that asks nothing
     # ("在吗在吗 最近忙疯了…"), 好几个 asks nothing; a job's hours or title at a name ("pulling doubles at Crumb & Co", "as a
-    # structural engineer at Arup"), "made me head pastry chef", "moved my desk to Canopy", "fully off the sertraline",
-    # "rent now goes to …", "opened my checking at …"; 手机号是移动的, 号码携号转网了, 当住院医, 轮转到急诊科, 那个班我退了; "first
-    # session at …" and "since the move" tell a change
+    # structural engineer at Arup", "long shift at the fire station"), "being a veterinary nurse", "made me head pastry
+    # chef", a program at a named school, "moved my desk to Canopy", "fully off the sertraline", "rent now goes to …",
+    # "opened my checking at …", a tabla class, "walking Biscuit" is no commute, a labmate is someone else; 手机号是移动的,
+    # 号码携号转网了, 当住院医, 轮转到急诊科, 那个班我退了, 提车, 朗逸开了五年, 我是AB型; "first session at …", "officially" and
+    # "since the move" tell a change
     ("m037_statement_marks", m008_statement_marks),
 ]
 
