@@ -1,6 +1,7 @@
-"""A later word that names nothing and tells no change is talk on the topic, not the latest word; "my old …" asks about
-before; what the answer's message ends is history too; and statements as chat types them: a lead-in before the news,
-a greeting that asks nothing, a job's hours at a named place."""
+"""A later word that asks, names nothing and tells no change is talk on the topic, not the latest word; "my old …" asks
+about before; what the answer's message ends is history too; someone else's kin weighs as someone else's; a filler opens
+any sentence; and statements as chat types them: a lead-in before the news, a greeting that asks nothing, a job's hours
+at a named place."""
 import pytest
 
 from memory.extract.attributes import statement_marks
