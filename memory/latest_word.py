@@ -261,7 +261,7 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
 
 class _MessageVectors(dict):
     """The stored vectors of the memories written from a memory's message, read once per memory; and the names
-    they link to, read when asked."""
+    they link to and their text, read once when asked."""
 
     def __init__(self, index, names: Callable[[list[int]], set[str]] = lambda memory_ids: set(),
                  texts: Callable[[list[int]], dict[int, str]] = lambda memory_ids: {}) -> None:
@@ -270,19 +270,22 @@ class _MessageVectors(dict):
         self._names = names
         self._texts = texts
         self._named: dict[int, set[str]] = {}
-        self._changes: dict[int, bool] = {}
+        self._text: dict[int, str] = {}
+
+    def text(self, memory_id: int) -> str:
+        if memory_id not in self._text:
+            self._text[memory_id] = self._texts([memory_id]).get(memory_id, "")
+        return self._text[memory_id]
 
     def tells_a_change(self, memory_id: int) -> bool:
-        """Whether a memory's text says something changed or ended ("i moved us over to aetna"), read once."""
-        if memory_id not in self._changes:
-            self._changes[memory_id] = _tells_a_change(self._texts([memory_id]).get(memory_id, ""))
-        return self._changes[memory_id]
+        """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""
+        return _tells_a_change(self.text(memory_id))
 
     def asks(self, memory_id: int) -> bool:
         """Whether a memory's text asks something in any clause."""
         from .extract.facts import asks_anything
 
-        return asks_anything(self._texts([memory_id]).get(memory_id, ""))
+        return asks_anything(self.text(memory_id))
 
     def names(self, memory_id: int) -> set[str]:
         """The names a memory's message links to, read once."""

@@ -38,28 +38,46 @@ def test_a_later_word_that_names_nothing_and_tells_no_change_leaves_the_named_va
     assert result[0].valid
 
 
-def test_a_later_word_that_tells_without_asking_is_the_latest_word(engram):
-    remember_daily(engram, ["been vegan for three years now, tofu is basically my personality",
-                            "what's a good protein powder that isn't chalky?",
-                            "ok confession: i'm eating fish again, my iron was really low"])
-    result = results_after_all(engram, "am I still vegan?")
-    assert "fish again" in result[0].unit.content
+# (messages in time order, question, what the first result says)
+FIRST_ANSWERS = {
+    # a later word that tells without asking still replaces the earlier one, in a slot and on a topic of none
+    "a later word of the slot that tells without asking": (
+        ["been vegan for three years now, tofu is basically my personality",
+         "what's a good protein powder that isn't chalky?",
+         "ok confession: i'm eating fish again, my iron was really low"], "am I still vegan?", "fish again"),
+    "a later word on a topic of no slot that tells without asking": (
+        ["I'm a total night owl, usually asleep around 2am", "owls are such cool birds honestly",
+         "since the puppy came I'm asleep by 10 most nights"], "what time do I go to sleep these days?", "by 10"),
+    "my old one is the one before": (
+        ["my dentist is Dr. Lena Park in Fremont, cleaning booked for the 3rd", "do whitening strips actually work?",
+         "new dentist Dr. Ortiz is so much gentler, wish I had switched sooner"],
+        "what was my old dentist called?", "Park"),
+    "the first time somewhere new is the latest word": (
+        ["got a membership at Crux Bouldering Gym, ten minutes from my flat",
+         "any tips for finger pain after bouldering?",
+         "first session at Summit Walls tonight, way more top rope. miss my old crew"],
+        "where do I climb now?", "Summit Walls"),
+    "a practice bought out hands the user on": (
+        ["Mochi had her jabs at Elm Street today, Dr. Ana Ruiz is the best vet we have had",
+         "is plain rice ok for a cat with an upset tummy?",
+         "ugh elm street got bought out by a big chain and the prices doubled, so mochi goes to Willow Vets now"],
+        "which vet does Mochi go to these days?", "Willow"),
+    # someone else's kin weighs less than the user's own
+    "someone else's wife weighs less than the user's": (
+        ["my mate Dev's wife Sunita just had a baby girl, what's a good gift for them?",
+         "morning! happy monday, quick fyi my wife's name is Mara and our 5th anniversary is coming up, need ideas"],
+        "What's my wife called?", "Mara"),
+    "someone else's daughter weighs less than the user's": (
+        ["晚上好呀 今天我闺女朵朵四岁生日 蛋糕全糊脸上了", "我表姐家女儿叫甜甜 特别文静", "四岁小孩生日派对玩什么游戏好"],
+        "我女儿叫什么名字？", "朵朵"),
+}
 
 
-def test_a_later_word_on_a_topic_of_no_slot_that_tells_without_asking_goes_first(engram):
-    remember_daily(engram, ["I'm a total night owl, usually asleep around 2am",
-                            "owls are such cool birds honestly",
-                            "since the puppy came I'm asleep by 10 most nights"])
-    result = results_after_all(engram, "what time do I go to sleep these days?")
-    assert "by 10" in result[0].unit.content
-
-
-def test_my_old_one_asks_about_the_one_before(engram):
-    remember_daily(engram, ["my dentist is Dr. Lena Park in Fremont, cleaning booked for the 3rd",
-                            "do whitening strips actually work?",
-                            "new dentist Dr. Ortiz is so much gentler, wish I had switched sooner"])
-    result = results_after_all(engram, "what was my old dentist called?")
-    assert "Park" in result[0].unit.content
+@pytest.mark.parametrize("case", FIRST_ANSWERS)
+def test_the_first_result_answers(engram, case):
+    messages, question, answer = FIRST_ANSWERS[case]
+    remember_daily(engram, messages)
+    assert answer in results_after_all(engram, question)[0].unit.content
 
 
 def test_what_the_answers_message_ends_is_history(engram):
@@ -126,41 +144,12 @@ def test_a_question_in_other_words_asks_for_its_attribute(question, attribute):
     assert attribute in _matching_attributes([attribute], set(), question)
 
 
-def test_the_first_time_somewhere_new_is_the_latest_word(engram):
-    remember_daily(engram, ["got a membership at Crux Bouldering Gym, ten minutes from my flat",
-                            "any tips for finger pain after bouldering?",
-                            "first session at Summit Walls tonight, way more top rope. miss my old crew"])
-    result = results_after_all(engram, "where do I climb now?")
-    assert "Summit Walls" in result[0].unit.content
-
-
 @pytest.mark.parametrize("text", ["first day at Stripe today, the onboarding is intense",
                                   "the commute is so much easier since the move"])
 def test_the_first_time_somewhere_or_life_since_a_move_tells_a_change(text):
     from memory.extract.attributes import tells_a_change
 
     assert tells_a_change(text)
-
-
-def test_a_practice_bought_out_hands_the_user_on(engram):
-    remember_daily(engram, ["Mochi had her jabs at Elm Street today, Dr. Ana Ruiz is the best vet we have had",
-                            "is plain rice ok for a cat with an upset tummy?",
-                            "ugh elm street got bought out by a big chain and the prices doubled, so mochi goes to "
-                            "Willow Vets now"])
-    result = results_after_all(engram, "which vet does Mochi go to these days?")
-    assert "Willow" in result[0].unit.content
-
-
-@pytest.mark.parametrize("messages, question, answer", [
-    (["my mate Dev's wife Sunita just had a baby girl, what's a good gift for them?",
-      "morning! happy monday, quick fyi my wife's name is Mara and our 5th anniversary is coming up, need ideas"],
-     "What's my wife called?", "Mara"),
-    (["晚上好呀 今天我闺女朵朵四岁生日 蛋糕全糊脸上了", "我表姐家女儿叫甜甜 特别文静", "四岁小孩生日派对玩什么游戏好"],
-     "我女儿叫什么名字？", "朵朵"),
-])
-def test_someone_elses_kin_weighs_less_than_the_users_own(engram, messages, question, answer):
-    remember_daily(engram, messages)
-    assert answer in results_after_all(engram, question)[0].unit.content
 
 
 def test_a_question_names_the_users_kin_by_any_of_their_words():

@@ -23,9 +23,10 @@ QUESTIONS_MARK = "§questions"
 
 _PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|hubby|other half|significant other"
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
+_FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
+              r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws")
 _RELATION_EN = (
-    rf"{_PARTNER_EN}|{_CHILD_EN}|mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin"
-    r"|aunt|auntie|uncle|gran|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws"
+    rf"{_PARTNER_EN}|{_CHILD_EN}|{_FAMILY_EN}"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"
     r"|neighbou?r|landlord|landlady|teacher|team|buddy|pal|bff|labmate|classmate|coursemate|teammate|officemate")
 _KIN_MODIFIER_EN = r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|best|new|old|twin|step|baby)\s+)?"
@@ -158,8 +159,6 @@ def names_someone(question: str) -> bool:
     return bool(_NAMES_RELATION.search(question))
 
 
-_FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
-              r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws")
 _FAMILY_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|舅妈"
               r"|婶婶|侄子|侄女|外甥女?|兄弟|姐妹")
 # the kin a question may name, each with the words for the same one: "my kids" answers "what are my children called?"
