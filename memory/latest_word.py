@@ -18,8 +18,8 @@ the question's topic words (jieba's words of two characters or more that are not
 intent: "我还在学吉他吗" → 吉他) pick the user's own turns among the candidates that hold one, and the latest
 of those goes above the best match when said after it: "吉他班不去了" over "报了个吉他班". When the user's turns hold
 none of them, or a slot rule's statement is the best match, a later turn of the user's that switches ("…上周换到了超级猩猩")
-or, for a yes/no question, ends something, and shares a word or a pair of characters with the best match ("办了乐刻的
-月卡"), goes above it.
+or ends something (for a question but yes/no, one that then says what holds now: "岩馆卡退了，现在周末都跟朋友去打飞盘"),
+and shares a word or a pair of characters with the best match ("办了乐刻的月卡"), goes above it.
 """
 from __future__ import annotations
 
@@ -78,6 +78,8 @@ _NOT_TOPICS_ZH = frozenset(
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团"
 _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|调到|调去"
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)")  # "这学期开始送学校对面的博雅了"
+# what holds now, after what ended: "岩馆卡退了，现在周末都跟朋友去打飞盘"
+_ZH_NOW = re.compile(r"现在|如今|目前|这阵子")
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
 
 
@@ -90,6 +92,18 @@ def topic_words_zh(text: str) -> set[str]:
 def _han_words(text: str) -> set[str]:
     """jieba's words of two characters or more in a text."""
     return {word for word in tokenize_for_search(text) if len(word) > 1 and HAN_CHAR.search(word)}
+
+
+def _asks_anything(text: str) -> bool:
+    from .extract.facts import asks_anything  # the statement rules, compiled only when a question needs them
+
+    return asks_anything(text)
+
+
+def _tells_an_end(text: str) -> bool:
+    from .extract.attributes import tells_an_end  # the statement rules, compiled only when a question needs them
+
+    return tells_an_end(text)
 
 
 def _tells_a_change(text: str) -> bool:
@@ -113,7 +127,8 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
                        embedder_name: str, *, settled: bool = False,
                        names: Callable[[list[int]], set[str]] = lambda memory_ids: set(),
                        texts: Callable[[list[int]], dict[int, str]] = lambda memory_ids: {},
-                       names_a_value: Callable[[int], bool] | None = None) -> tuple[dict[int, float], set[int]]:
+                       names_a_value: Callable[[int], bool] | None = None,
+                       kin: frozenset[int] = frozenset()) -> tuple[dict[int, float], set[int]]:
     """New scores for the memories (of the ranking `ids`, best first, with their `scores` and whether a rule
     found each) that carry the user's latest statement on the best match's topic: above the best match; and
     the user's own earlier words close in meaning to the latest word, which it leaves behind (the history of a
@@ -128,19 +143,19 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     if HAN_CHAR.search(question):
         if settled:  # a slot's latest statement, unless a later switch names what it held ("乐刻那边…换到了超级猩猩")
             yes_no = asks_yes_no(question)
-            return _switch_from_best(index, ids, scores, own_turns(index, ids[: WINDOW + 1], yes_no=yes_no), texts,
-                                     yes_no=yes_no)
-        return _latest_by_topic_words(index, ids, scores, rules, question, texts)
+            return _switch_from_best(index, ids, scores, own_turns(index, ids[: WINDOW + 1], yes_no=yes_no, kin=kin),
+                                     texts, yes_no=yes_no)
+        return _latest_by_topic_words(index, ids, scores, rules, question, texts, kin)
     threshold = SAME_TOPIC.get(embedder_name)
     if threshold is None:
         return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
     yes_no = asks_yes_no(question)
-    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=yes_no)
+    told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=yes_no, kin=kin)
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= floor]
-    own = set(own_turns(index, ids[: WINDOW + 1], yes_no=True))
+    own = set(own_turns(index, ids[: WINDOW + 1], yes_no=True, kin=kin))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index, names, texts)
     if settled:
@@ -168,7 +183,8 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
 
 
 def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: list[bool], question: str,
-                           texts: Callable[[list[int]], dict[int, str]]) -> tuple[dict[int, float], set[int]]:
+                           texts: Callable[[list[int]], dict[int, str]],
+                           kin: frozenset[int] = frozenset()) -> tuple[dict[int, float], set[int]]:
     """A Chinese question: the latest of the user's own turns among the candidates that hold one of its topic
     words and tell a change or a value (those holding the most of them), raised above the best match when said after
     it; the user's earlier turns holding a topic word are left behind by it. A turn that only holds the word tells no
@@ -181,7 +197,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     relevant = [memory_id for memory_id, score, _ in window if score >= floor]
-    own = own_turns(index, relevant, yes_no=asks_yes_no(question))
+    own = own_turns(index, relevant, yes_no=asks_yes_no(question), kin=kin)
     holders = [index.holding(word, own) for word in topics]
     held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
     said = texts([memory_id for memory_id, count in held.items() if count])
@@ -194,7 +210,9 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     if latest is None:
         return _switch_from_best(index, ids, scores, own, texts, yes_no=asks_yes_no(question))
     said_at = index.attrs(latest)[1]
-    passed = {m for m, count in held.items() if count and index.attrs(m)[1] < said_at} - set(index.same_message(latest))
+    earlier = [m for m, count in held.items() if count and index.attrs(m)[1] < said_at]
+    # a turn that asks and tells nothing that could end is no word left behind ("想给女儿买个电钢琴，雅马哈还是卡西欧好？")
+    passed = {m for m in earlier if m in telling or not _asks_anything(said.get(m, ""))} - set(index.same_message(latest))
     best = index.attrs(ids[0])
     if latest == ids[0]:
         return {}, passed
@@ -216,7 +234,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
-             and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m]))
+             and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
+                  or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))
              and topic & topic_words_zh(said[m])]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
@@ -225,11 +244,13 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
             set(index.same_message(ids[0])))
 
 
-def own_turns(index, memory_ids: list[int], *, yes_no: bool) -> list[int]:
+def own_turns(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> list[int]:
     """The user's own chat turns and profile memories among `memory_ids`: not a turn that asks, tells of
-    someone else or is the assistant's; one that only closes a value only for a yes/no question."""
+    someone else (but the one of the user's family the question asks about: `kin`) or is the assistant's; one that
+    only closes a value only for a yes/no question."""
     kept = [m for m in memory_ids if index.is_type(m, "chat_turn") or index.is_type(m, "user_profile")]
-    not_own = index.holding(ASKS_MARK, kept) | index.holding(OTHERS_MARK, kept) | index.holding(ASSISTANT_MARK, kept)
+    not_own = (index.holding(ASKS_MARK, kept) | (index.holding(OTHERS_MARK, kept) - kin)
+               | index.holding(ASSISTANT_MARK, kept))
     if not yes_no:
         not_own |= index.holding("§said~no", kept) | index.holding("§told~no", kept)
     return [m for m in kept if m not in not_own and index.attrs(m) is not None]
@@ -283,9 +304,7 @@ class _MessageVectors(dict):
 
     def asks(self, memory_id: int) -> bool:
         """Whether a memory's text asks something in any clause."""
-        from .extract.facts import asks_anything
-
-        return asks_anything(self.text(memory_id))
+        return _asks_anything(self.text(memory_id))
 
     def names(self, memory_id: int) -> set[str]:
         """The names a memory's message links to, read once."""
@@ -307,7 +326,7 @@ class _MessageVectors(dict):
         return float((self[one] @ self[other].T).max(initial=-1.0))
 
 
-def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:
+def _statements(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> set[int]:
     """Those of `memory_ids` that are the user's own word: a statement (`§said`, or `§told` with the subject
     dropped, marked when written) or a value read from one; one that only closes a value (`~no`) only for a
     yes/no question."""
@@ -315,5 +334,5 @@ def _statements(index, memory_ids: list[int], *, yes_no: bool) -> set[int]:
     found |= index.holding("§said", memory_ids) | index.holding("§told", memory_ids)
     closing = index.holding("§said~no", memory_ids) | index.holding("§told~no", memory_ids)
     # someone else's news ("my dad's turning 65 next month") is never the user's latest word
-    not_own = index.holding(OTHERS_MARK, memory_ids) | index.holding(ASKS_MARK, memory_ids)
+    not_own = (index.holding(OTHERS_MARK, memory_ids) - kin) | index.holding(ASKS_MARK, memory_ids)
     return (found | closing if yes_no else found - closing) - not_own

@@ -14,10 +14,10 @@ from .before_event import time_before_named, weigh_before_named
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
-from .extract.han import HAN_CHAR
+from .extract.han import HAN_CHAR, han_places
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
-from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, QUESTIONS_MARK, names_someone,
-                                users_kin_named)
+from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, PEOPLE_TOPICS, QUESTIONS_MARK,
+                                names_someone, users_kin_named)
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
@@ -54,7 +54,10 @@ _NAME_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b|I'[a-z]+\b)[A-Z][\w'&.-]*
 # what the user is allergic to, named in any case: "deathly allergic to shellfish", "a peanut allergy"
 _ALLERGEN_NAMED = re.compile(r"\b(?:allergic to|intoleran(?:t|ce) to|coeliac|celiac)\b"
                              r"|\b[a-z]+ (?:since|as|because|cause|cuz|coz) i'?m (?:\w+ )?allergic\b|\b(?!(?:my|the|an?|his|her|their|our"
-                             r"|this|that|no|any|seasonal|bad|food|severe|mild|new)\b)[a-z]+ allerg(?:y|ies)\b", re.I)
+                             r"|this|that|no|any|seasonal|bad|food|severe|mild|new)\b)[a-z]+ allerg(?:y|ies)\b"
+                             # "I can't eat anything with sesame, I swell up like a balloon"
+                             r"|\bcan(?:'?t|not) (?:eat|have|touch) (?:anything with |any )?(?!(?:much|anything|it|that|this"
+                             r"|more|too|a|the)\b)[a-z]+", re.I)
 # what someone or something of the user's did to hand them on: "Helen retired, so I have been referred to Priya"
 _HANDED_ON = re.compile(r"\b(?:retired|retiring|left|leaving|moved|closed|closing|shut|went on (?:leave|maternity)"
                         r"|referred|transferred|handed (?:me )?over|passed (?:me )?on|took over|taking over|replaced"
@@ -114,6 +117,7 @@ SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 # a question about what the assistant said, which no statement of the user's answers: "what did you tell me about …"
 _ASKS_WHAT_WAS_REPLIED = re.compile(r"\byou (?:said|say|told|tell|suggested|suggest|recommended|recommend|mentioned"
                                     r"|gave|give|wrote|replied|answered)\b|你(?:说|推荐|建议|提到|告诉|回答)", re.I)
+PLACE_ATTRIBUTES = frozenset({"home_location"})  # attributes whose values are places
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 # a linked entity that is a time or a number, not a name a topic is told by
 _NOT_A_NAME = re.compile(r"\d|^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?"
@@ -208,7 +212,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     of_their_people = about_user and names_someone(query)
     ranked = _rerank(index, pool, then or as_of, asked, named=sorted(asked_words) if before_named else [],
                      about_user=about_user, names_someone=of_their_people,
-                     about_asking=about_user and bool(_ABOUT_ASKING.search(query)))
+                     about_asking=about_user and bool(_ABOUT_ASKING.search(query)),
+                     peoples_answers=[m for m, c in candidates.items() if c.rule and c.attribute in PEOPLE_TOPICS])
     if of_their_people:
         ranked = _others_kin_weighed(parts, ranked, query)
     left_behind: set[int] = set()
@@ -226,7 +231,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
     no_longer.update(_earlier_mentions(index, replaced, [units[c.memory_id] for c in top if c.memory_id in units],
-                                       no_longer))
+                                       no_longer, parts.store))
     no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in left_behind
                       if memory_id in units and memory_id not in no_longer})
     if then is None and about_user:
@@ -482,6 +487,26 @@ def _names_a_value_plainly(text: str, attribute: str) -> bool:
             or any(pattern.search(text) for pattern in _value_words().get(attribute, ())))
 
 
+def _other_places(replaced: list[Replaced], shown: list[MemoryUnit], store: Store) -> dict[Replaced, set[int]]:
+    """For each replacing word on where the user lives, the results that name places and none it names ("厦门的台风季" names
+    厦门, where the user lives now)."""
+    words = [word for word in replaced if word.attribute in PLACE_ATTRIBUTES]
+    if not words:
+        return {}
+    answered = set().union(*(word.answered for word in words))
+    texts = {unit.id: unit.content for unit in shown}
+    texts.update({memory_id: unit.content for memory_id, unit in store.memories_by_id(answered - texts.keys()).items()})
+    places = store.places_named(list(texts))
+    for memory_id, text in texts.items():
+        if HAN_CHAR.search(text):
+            places[memory_id] = places.get(memory_id, set()) | han_places(text)
+    found = {}
+    for word in words:
+        latest = set().union(*(places.get(memory_id, set()) for memory_id in word.answered))
+        found[word] = {unit.id for unit in shown if places.get(unit.id) and not places[unit.id] & latest}
+    return found
+
+
 def _names_a_value_of_its_kind(text: str, attribute: str) -> bool:
     """Whether a text names a value of the attribute by its value nouns ("my Prius") or, for a network, a language,
     a diet or a commute, by its name ("o2 signal in my flat")."""
@@ -502,7 +527,7 @@ def _names_a_value_by_name(text: str, attribute: str) -> bool:
 
 
 def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[MemoryUnit],
-                      known: dict[int, str]) -> dict[int, str]:
+                      known: dict[int, str], store: Store) -> dict[int, str]:
     """The results that are the user's own words from before a replacing latest word and name another value of its
     attribute in passing (`_names_a_value_of_its_kind`: "my Prius just hit 150k miles" once "drove home in a used
     RAV4" answers "what am I driving now?", "o2 signal in my flat is zero bars" once "ported my number to Giffgaff"
@@ -511,7 +536,8 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     Chinese, which drops its subject as a rule ("早上一杯美式续命"), any turn of theirs that does not ask. A
     Chinese turn names the attribute by its statement words as well ("一天一包烟" of smoking, "移动的套餐" of the
     network), and any other turn of the user's that names the value by a name ("the Fiesta failed its MOT again",
-    "verizon bill was $92") is their word on it too."""
+    "verizon bill was $92") is their word on it too. Where the user lives is named by a place: "been in Bristol 3 yrs
+    now" once "new flat in Cardiff" answers, "终于在杭州租到房子了" once "搬来成都快一个月了" does."""
     from .extract.attributes import STATEMENT_MARK, names_attribute  # the statement rules, compiled only when needed
     from .extract.value_types import kinds_named
 
@@ -523,6 +549,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
     others = index.holding(OTHERS_MARK, ids)
     not_told = _not_told(index, ids)
     found: dict[int, str] = {}
+    other_places = _other_places(replaced, shown, store)
     for unit in shown:
         chinese_turn = unit.type == "chat_turn" and HAN_CHAR.search(unit.content) and unit.id not in not_told
         own = (unit.id in said or unit.id in told or chinese_turn) and unit.id not in others  # not a flatmate's netflix
@@ -539,6 +566,7 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
                     names = _names_a_value_by_name(unit.content, word.attribute)
                 elif not names and chinese_turn:
                     names = names_attribute(unit.content, word.attribute)
+                names = names or unit.id in other_places.get(word, ())
             if names and said_at < word.since and unit.id not in word.answered:
                 found[unit.id] = f"earlier word on user.{word.attribute}"
                 break
@@ -823,7 +851,8 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
 
 
 def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None, *, named: list[str] = (),
-            about_user: bool = False, names_someone: bool = False, about_asking: bool = False) -> Pool:
+            about_user: bool = False, names_someone: bool = False, about_asking: bool = False,
+            peoples_answers: list[int] = ()) -> Pool:
     """Scores weighed by relevance and recency (and the asked period; for a question about the user, by who
     said it and whom it was about), best first; scores of 0 dropped."""
     valid_from = index.valid_from[pool.rows]
@@ -833,8 +862,9 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
         if not about_asking:
             pool.scores[index.rows_holding(ASKS_MARK, pool.rows)] *= ASKS_WEIGHT
             pool.scores[index.rows_holding(QUESTIONS_MARK, pool.rows)] *= QUESTIONS_WEIGHT
-        if not names_someone:
-            pool.scores[index.rows_holding(OTHERS_MARK, pool.rows)] *= OTHERS_WEIGHT
+        if not names_someone:  # but a rule's answer on one of the user's people: "my landlord is Gary" for "who do I
+            # rent my apartment from?"
+            pool.scores[index.rows_holding(OTHERS_MARK, pool.rows) & ~np.isin(pool.ids, peoples_answers)] *= OTHERS_WEIGHT
     if asked is not None:
         pool.in_period = _in_period(valid_from, index.valid_until[pool.rows], asked)
         pool.scores[pool.in_period] *= QUESTION_TIME_BOOST
@@ -1006,7 +1036,8 @@ def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], 
     raised, left_behind = latest_word_scores(index, ids, ranked.scores[window].tolist(),
                                              ranked.rule[window].tolist(), query, embedder_name,
                                              settled=settled, names=lambda memory_ids: _names_in(parts, memory_ids),
-                                             texts=texts, names_a_value=names_a_value_of_the_slot if settled else None)
+                                             texts=texts, names_a_value=names_a_value_of_the_slot if settled else None,
+                                             kin=_about_users_kin(parts, ids, query))
     if not raised:
         return ranked, left_behind
     for position, memory_id in enumerate(ids):
@@ -1014,6 +1045,16 @@ def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], 
             ranked.scores[position] = raised[memory_id]
             rules.setdefault(memory_id, Candidate(memory_id)).why.append(LATEST_WORD)
     return ranked.take(np.argsort(-ranked.scores, kind="stable")), left_behind
+
+
+def _about_users_kin(parts: RecallParts, memory_ids: list[int], query: str) -> frozenset[int]:
+    """Those of the messages about someone else that name the one of the user's family the question asks about
+    ("女儿每周六上午学钢琴，陈老师教" for "我女儿现在的钢琴老师是谁？"): their words are the latest on the child's lessons."""
+    own_kin = users_kin_named(query)
+    if own_kin is None:
+        return frozenset()
+    others = parts.store.memories_by_id(parts.index.holding(OTHERS_MARK, memory_ids))
+    return frozenset(memory_id for memory_id, unit in others.items() if own_kin.search(unit.content))
 
 
 def _names_in(parts: RecallParts, memory_ids: list[int]) -> set[str]:

@@ -192,7 +192,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "hobby",
         cues_en=_words("hobby hobbies pastime free"),
-        cues_zh=_words("爱好 兴趣 业余 闲下来 空闲 有空的时候 消遣 休闲"),
+        cues_zh=_words("爱好 兴趣 业余 闲下来 空闲 有空的时候 消遣 休闲 什么运动 哪种运动 哪项运动 哪些运动"),
         cue_phrases=("spare time", "free time", "for fun", "on saturdays", "on sundays", "at weekends", "on weekends",
                      "at the weekend", "on the weekend"),
         templates={
@@ -258,7 +258,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "barber",
         cues_en=_words("barber barbers barbershop barbershops hairdresser hairdressers haircut haircuts hairstylist salon"),
-        cues_zh=_words("理发 剪头 剪头发 发型师 理发店"),
+        cues_zh=_words("理发 剪头 剪头发 发型师 理发店 托尼老师 Tony老师 tony老师"),
         cue_phrases=("cuts my hair", "cut my hair", "does my hair", "do my hair", "cutting my hair"),
     ),
     Slot(
@@ -279,7 +279,8 @@ SLOTS: tuple[Slot, ...] = (
         "landlord",  # who the user rents from: "who owns the flat I rent?"
         cues_en=_words("landlord landlady"),
         cues_zh=_words("房东 房主 二房东 房租交给 房租给 房租是交给 房租打给 交房租给"),
-        cue_phrases=("i rent", "we rent", "rent from", "renting from", "letting agent", "pay rent to", "pay my rent"),
+        cue_phrases=("i rent", "we rent", "rent from", "renting from", "letting agent", "pay rent to", "pay my rent",
+                     "do i rent", "apartment from", "flat from"),
     ),
     Slot(
         "blood_type",  # "if I ever needed a transfusion, what type should they give me?"
@@ -291,6 +292,7 @@ SLOTS: tuple[Slot, ...] = (
         "therapist",  # who the user sees for their mind: "who's my counsellor now?", "我现在的心理咨询师是谁？"
         cues_en=_words("therapist therapists counsellor counsellors counselor counselors psychologist psychiatrist"),
         cues_zh=_words("心理咨询师 咨询师 心理医生 心理咨询"),
+        cue_phrases=("mental health",),
     ),
     Slot(
         "vet",  # who looks after the user's animals: "who's Biscuit's vet these days?"

@@ -396,6 +396,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # 号码携号转网了, 当住院医, 轮转到急诊科, 那个班我退了, 提车, 朗逸开了五年, 我是AB型; "first session at …", "officially" and
     # "since the move" tell a change
     ("m037_statement_marks", m008_statement_marks),
+    # stop 47: a hedge is no question ("so pescatarian I guess?"), an emoji ends a sentence that tells before a request,
+    # a title's full stop ends no clause ("seeing Dr. Hanna Weiss … for my anxiety"), "my team at Duolingo", "being a
+    # court stenographer", "went w Progressive", what someone says of the user ("dr said we're bumping it up to
+    # 100mg"), "first session at …", 在上海静安租了个一室户
+    ("m038_statement_marks", m008_statement_marks),
 ]
 
 
@@ -1577,6 +1582,17 @@ class Store:
     def tag_entities(self) -> list[tuple[int, str]]:
         """(id, name) of every tag entity, by name regardless of case."""
         return self.query("SELECT id, name FROM entities WHERE label = 'TAG' ORDER BY lower(name)")
+
+    def places_named(self, memory_ids: list[int]) -> dict[int, set[str]]:
+        """The places (GPE, LOC) each of the memories names, lower-cased; memories that name none are left out."""
+        if not memory_ids:
+            return {}
+        found: dict[int, set[str]] = {}
+        for memory_id, name in self.query(
+                """SELECT me.memory_id, lower(e.name) FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+                   WHERE e.label IN ('GPE', 'LOC') AND list_contains(?, me.memory_id)""", [list(memory_ids)]):
+            found.setdefault(memory_id, set()).add(name)
+        return found
 
     def memory_ids_mentioning(self, entity_id: int) -> list[int]:
         """Memories mentioning an entity (corrected records left out: they are no longer what Engram holds)."""

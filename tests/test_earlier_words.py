@@ -272,3 +272,21 @@ def test_a_chinese_change_leaves_behind_the_users_earlier_turn_that_shares_a_wor
     found = results_after_all(engram, "我最近的运动爱好是啥？")
     assert "飞盘" in found[0].unit.content and found[0].valid
     assert not by_text(found, "每周三晚上").valid
+
+
+def test_an_earlier_city_of_the_users_is_history_once_a_move_is_the_latest_word(engram):
+    engram.remember("终于在南京租到房子了，离玄武湖就两站", at=at("2024-01-10T09:00:00"))
+    engram.remember("在城市里养狗要注意什么？", at=at("2024-02-10T09:00:00"))
+    engram.remember("搬来厦门快一个月了，天天吃沙茶面", at=at("2024-05-10T09:00:00"))
+    found = results_after_all(engram, "我现在住在哪个城市？")
+    assert "厦门" in found[0].unit.content
+    old = by_text(found, "南京")
+    assert not old.valid and "earlier word on user.home_location" in old.why
+    assert by_text(found, "养狗").valid  # names no place
+
+
+def test_a_turn_that_names_the_same_city_is_not_history(engram):
+    engram.remember("厦门的台风季真吓人，窗户一直在响", at=at("2024-01-10T09:00:00"))
+    engram.remember("搬来厦门快一个月了，天天吃沙茶面", at=at("2024-05-10T09:00:00"))
+    found = results_after_all(engram, "我现在住在哪个城市？")
+    assert by_text(found, "台风季").valid

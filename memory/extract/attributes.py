@@ -13,19 +13,20 @@ import re
 from dataclasses import dataclass
 
 from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, about_someone_else,
-                        someone_elses, speaks_only_of_them)
+                        says_of_user, someone_elses, speaks_only_of_them)
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
 from .han import HAN_CHAR
 from .value_types import BANK as _BANK
+from .value_types import INSURER as _INSURER
 from .value_types import INSURER_ZH as _ZH_INSURER
 from .value_types import NETWORK as _NETWORK
 from .value_types import STREAMING_SERVICE as _STREAMING_SERVICE
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "GYM_WORD", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
            "names_attribute", "resolve", "own_clauses", "statement_marks", "statement_topics",
-           "tells_a_change"]
+           "tells_a_change", "tells_an_end"]
 
 
 @dataclass(frozen=True)
@@ -475,7 +476,8 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our
                            # the user speaking of their own day or job, the "I" dropped: "long week at the practice,
                            # being a veterinary nurse is not for the faint-hearted"
                            r"|\blong (?:day|week|shift|night) at\b"
-                           r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + _JOBS + r")\b(?! (?:must|would|seems|sounds|looks)\b)",
+                           r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + _JOBS + r"|[a-z]+(?:grapher|ologist|ician))\b"
+                           r"(?! (?:must|would|seems|sounds|looks)\b)",
                            re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
 _ZH_DROPPED_SUBJECT = re.compile(
@@ -483,6 +485,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
+    r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
     r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
@@ -529,7 +532,8 @@ _MILESTONE = re.compile(
     r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week|month)\s+(?:one|\d+)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
-    r"(?:day|week|month|shift|year))\s+(?:without|with no|with zero|no|[a-z]+-free|sober|clean|off|at|in|into|as)\b", re.I)
+    r"(?:day|week|month|shift|year|session|class|lesson|appointment))\s+(?:without|with no|with zero|no|[a-z]+-free|sober|clean|off"
+    r"|at|in|into|as|with)\b", re.I)
 # A thing of the user's that changed, its "my" dropped: "car insurance renewed with Geico", "building got sold last
 # month", "keys handed back", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
 _THING_FIRST = re.compile(
@@ -641,7 +645,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  # "pulling doubles at Crumb & Co", "as a structural engineer at Arup": a job's hours or its title, at a name
                  r"|(?:pulling|working|doing|covering) (?:doubles|double shifts|a double(?: shift)?|overtime|nights|lates|earlies)"
                  r" at (?-i:[A-Z])\w*|as an? " + _JOB + r" (?:at|with|for) (?-i:[A-Z])\w*"
-                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
+                 r"|position (?:at|with)|role (?:at|with)|company went|jumped ship"
+                 # "my team at Duolingo shipped the new streak thing": the user's place in a named workplace
+                 r"|(?:my|our) (?:team|boss|manager|coworkers?|co-workers?|colleagues?|department|dept) (?:at|@) (?-i:[A-Z])\w*|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  # "starting at a fintech called Ramp": a place by its kind, then its name
                  r"|(?:starting|started|joining|joined|working) (?:at|for) an? (?:[\w-]+ ){1,2}(?:called|named)"
                  r"|joining (?!(?:a|an|the|my|our|us|you|them|in|him|her|it)\b)\w|handed in (?:my )?notice (?:at|to)"
@@ -666,7 +672,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    + _JOBS + r")\b"
                    # "first week as sous chef DONE": a milestone names the job without its article; "being a nurse"
                    r"|\b(?:(?:first|second) (?:full )?(?:day|week|month|shift) as|being an?) (?:[\w-]+\s+){0,2}(?:"
-                   + _JOBS + r")\b"
+                   + _JOBS + r"|[a-z]+(?:grapher|ologist|ician))\b"
                    # "respiratory therapist life during flu season": the job as a way of life
                    r"|\b(?:" + _JOBS + r"|[a-z]+(?:grapher|ologist|ician|therapist|ist)) life\b",
                    r"职业|工作是|当了|做了|在做|在[^，。,]{1,10}教(?!室|材|程|练|堂)|转行|改行|是一名|是个|是做|干起了|做起了|开了一家|写代码|编程|教书"
@@ -750,7 +756,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r" (?:policy|cover)|policy (?:with|w/)|(?:is|are|now|got us|got me) covered by|premium|renewal quote"
                 r"|(?:same|full|better|cheaper|comprehensive) cover|fully comp|no claims"
                 r"|(?:the|my|our) (?:old|new|current) policy|cancell?ed (?:the |my |our )?(?:old )?policy"
-                r"|quotes? (?:came|come|comes) in|(?:got|get|getting) (?:a |some )?(?:new )?quotes?)\b",
+                r"|quotes? (?:came|come|comes) in|(?:got|get|getting) (?:a |some )?(?:new )?quotes?"
+                # "went w Progressive and bundled it with my renters": an insurer by name, chosen
+                r"|(?:went|going|gone|switched|switching|signed up|sticking|stuck|stayed|staying|been|am|'m|are|'re)"
+                r" (?:over )?(?:w/?|with|to) (?:" + _INSURER + r"))\b",
                 r"保险|车险|医保|保单|投保|续保|" + _ZH_INSURER),
     # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
     "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:fresh|new) (?:cut|fade|trim)"
@@ -795,7 +804,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"血型|熊猫血|RH阴性|Rh阴性|rh阴性|我是(?:AB|A|B|O)型|(?:AB|A|B|O)型血"),
     # who the user sees for their mind: "started seeing a therapist, Dr. Helen Marsh", "换了个心理咨询师"
     "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )"
-                  r"(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b",
+                  r"(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b"
+                  # "been seeing Dr. Hanna Weiss every other Thursday for my anxiety stuff"
+                  r"|\b(?:seeing|see|saw|sessions? with)\b[^!?]{0,40}?\bfor (?:my )?(?:anxiety|depression|ptsd|ocd|panic|mental health)\b",
                   r"心理咨询|咨询师|心理医生|心理治疗"),
     # who looks after the user's animals: "took Biscuit to Dr. Okafor at Riverbend Animal Clinic", "switching vets"
     "vet": (r"\b(?:vets?|veterinar\w+|animal (?:clinic|hospital)|pet (?:clinic|hospital)"
@@ -871,8 +882,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
 _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh) in _STATEMENT_CUES.items()}
 # Between a Chinese and a Latin character, where `\b` sees no boundary (both are word characters)
 _HAN_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
-# a space before Chinese ends a clause, as chat types it ("吉他吃灰一年了hhh 最近迷上了架子鼓")
-_CLAUSE = re.compile(r"[,;:，；：。.!?！？]+\s*|\s+(?:and|but|so)\s+|(?<=[\u4e00-\u9fff\w])\s+(?=[\u4e00-\u9fff])")
+# a space before Chinese ends a clause, as chat types it ("吉他吃灰一年了hhh 最近迷上了架子鼓"); a title's full stop ends none
+# ("seeing Dr. Hanna Weiss every other Thursday for my anxiety")
+_CLAUSE = re.compile(r"(?:[,;:，；：。!?！？]|(?<!\bDr)(?<!\bdr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.)+\s*|\s+(?:and|but|so)\s+|(?<=[\u4e00-\u9fff\w])\s+(?=[\u4e00-\u9fff])")
 # A tail that says what a change put an end to ("Transferred to the Royal Free, so no more nights!", "…, no more early
 # shifts for me", "调到了日班，再也不用熬夜了") is a consequence of the clause before it, not a negation of it.
 _CONSEQUENCE = re.compile(
@@ -935,7 +947,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
         named = set(held_classes(clause))
         if _RATE.match(clause):  # "3 flat whites a day": a habit of what it counts
             named |= set(value_classes(clause)) & _COUNTED_HABITS
-        if by_cues and not _REPORTED.match(clause):
+        if by_cues and not (_REPORTED.match(clause) and not says_of_user(clause)):
             latin = _HAN_LATIN.sub(" ", clause)  # "我的iPhone 12": an English cue word inside Chinese
             named |= {name for name, (en, zh) in _CUE_PATTERNS.items() if en.search(latin) or zh.search(clause)}
             named |= switched_kinds(clause)
@@ -1023,6 +1035,11 @@ def tells_a_change(text: str) -> bool:
     return bool(_CHANGE.search(told) or _NEGATION.search(told))
 
 
+def tells_an_end(text: str) -> bool:
+    """A message that says something ended ("pulled the plug on netflix", "岩馆卡退了")."""
+    return bool(_NEGATION.search(_told(text)))
+
+
 _USERS_ARRANGEMENTS = {"childcare"}
 
 
@@ -1060,12 +1077,16 @@ _AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:"
                        + r")),", re.I)
 
 
+# a sentence, ended by its mark or by an emoji ("fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls")
+_TOLD_SENTENCE = re.compile(r"[^.!?。！？\n\u2600-\u27bf\U0001f300-\U0001faff]+[.!?。！？\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]*")
+
+
 def _told(text: str) -> str:
     """The sentences of a message that tell rather than ask ("Moved to Leeds last month. Any tips?")."""
     from .facts import is_question, requests, told_clauses  # facts reads this module's rules
 
     told = []
-    for m in re.finditer(r"[^.!?。！？\n]+[.!?。！？]*", text):
+    for m in _TOLD_SENTENCE.finditer(text):
         sentence = m.group().strip()
         # "As a lifelong vegan I struggle at events, any advice?", "write me a poem for my mum's 60th"
         if sentence and (is_question(sentence) or requests(sentence)):

@@ -65,11 +65,16 @@ _REQUEST = re.compile(
     r"|^\W*(?:请你?帮我|麻烦你?帮我|帮我(?!妈|爸|老|哥|姐|弟|妹|女|儿|记|存|保存)|给我(?:推荐|写|找|讲|列|出|想|整理|翻译|解释))",
     re.I,
 )
+# shopping for something, the subject dropped, before asking which: "need a van that fits a ladder, any recs?",
+# "想买个运动手表，华为还是小米好"
+_SHOPPING = re.compile(
+    r"^\W*(?:need|looking for|shopping for|searching for)\s+(?:a|an|some|new|good|cheap|decent)\b"
+    r"|^\W*(?:想|打算|准备)(?:给[^，,。\s]{1,4})?(?:买|入|换)(?:个|一个|台|一台|部|一部|双|一双|把|一把|款|一款|辆|一辆)", re.I)
 _PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
 _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
-# 几 after a number is a rough count, not a question: "看了二十几个病人"
+# 几 after a number is a rough count, not a question: "看了二十几个病人"; so is 前几天, 这几天, 过几天 (but not 提前几天)
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 ("not very")
-_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万好\d])几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
+_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万好这过\d])(?<!(?<!提)前)几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
                           r"|为什么|为何|(?:吗|呢|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
                           # "瑜伽垫买多厚的比较好", "考试前一天该复习还是休息啊", "有推荐的牌子"
                           r"|多(?:厚|大|久|长|高|重|远|宽|贵|深)|(?:该|要|选)[^，。,]{1,10}还是|还是[^，。,]{1,10}(?:啊|呀|好)\W*$"
@@ -388,7 +393,9 @@ def is_question(text: str) -> bool:
     return any(_asks(sentence) for _, sentence in _sentences(text))
 
 
-_ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")  # a clause keeps its mark: "any tips?" asks, "sold the bike," does not
+_ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")
+# chat ends a sentence with an emoji: "fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls" tells first
+_EMOJI_END = re.compile(r"(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+")  # a clause keeps its mark: "any tips?" asks, "sold the bike," does not
 # a clause that says nothing: "lol", "thanks!", "pls", "哈哈", an emoji
 _NO_WORD = re.compile(r"^[\W_]*(?:(?:lol|lmao|haha\w*|hehe|thanks|thank you|thx|ty|pls|plz|please|ok|okay|hmm+|xx+)[\W_]*)*$"
                       r"|^[\W_]*(?:哈+|嘿+|谢谢|谢啦|拜托|呜+)[\W_]*$", re.I)
@@ -403,12 +410,13 @@ def asks_only(text: str) -> bool:
     """A message that asks and says nothing of its writer: every clause asks, and no word is the writer's
     ("is hay fever worse in june or july?", "best hand cream for cracked knuckles?", "有什么适合冬天的运动装备推荐吗").
     "How do I get my salary paid into Starling?" says something of the writer; so do "Sold the bike, any tips?" and
-    "上个月搬到深圳了，有没有省钱的建议". The "I" of "how often should I change the oil?" is anyone's."""
+    "上个月搬到深圳了，有没有省钱的建议". The "I" of "how often should I change the oil?" is anyone's. Shopping for something
+    before asking which tells nothing either ("need a van that fits a ladder, any recs?", "想买个运动手表，华为还是小米好")."""
     if "我" in text or set(re.findall(r"[\w']+", _REQUEST_ME.sub(" ", _ADVICE_I.sub(" ", text.lower())))) & FIRST_PERSON:
         return False
-    clauses = [clause for _, sentence in _sentences(text) for clause in _ASKING_CLAUSE.split(sentence)
-               if not _NO_WORD.match(clause)]
-    return bool(clauses) and all(_asks(clause) or requests(clause) for clause in clauses)
+    clauses = [clause for _, sentence in _sentences(text) for part in _EMOJI_END.split(sentence)
+               for clause in _ASKING_CLAUSE.split(part) if not _NO_WORD.match(clause)]
+    return bool(clauses) and all(_asks(clause) or requests(clause) or _SHOPPING.match(clause) for clause in clauses)
 
 
 def asks_anything(text: str) -> bool:
@@ -446,6 +454,8 @@ def told_clauses(sentence: str) -> str:
 # "vodafone bill came in at £48 this month??": a doubled mark after a statement's word order is disbelief, not a
 # question ("is that normal??" and "the plumber charged how much?!" still ask)
 _DISBELIEF = re.compile(r"(?:\?\?|\?!|!\?)[?!]*$")
+# a statement that hedges with a question mark: "eating fish again so pescatarian I guess?"
+_HEDGED = re.compile(r"\b(?:i guess|i think|i suppose|i reckon|kinda|or something|or smth)\s*\?+$", re.I)
 _ASKING_WORD = re.compile(r"\b(?:how|hows|what|whats|what's|why|who|whom|whose|where|when|which|any|anyone|anybody)\b"
                           r"|^\W*(?:(?:ok|okay|so|but|and|wait|lol|also|like|then|ugh|um|hmm)\W+)*"
                           r"(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b", re.I)
@@ -460,7 +470,8 @@ _GREETING_ASKS = re.compile(r"(?:(?:亲)?(?:在吗|在么|在嘛|在不在|你�
 def _asks(sentence: str) -> bool:
     s = sentence.strip()
     if s.endswith(("?", "？")):
-        return not (_DISBELIEF.search(s) and not HAN_CHAR.search(s) and not _ASKING_WORD.search(s))
+        return not ((_DISBELIEF.search(s) or _HEDGED.search(s)) and not HAN_CHAR.search(s)
+                    and not _ASKING_WORD.search(s))
     if HAN_CHAR.search(s):
         return bool(_QUESTION_ZH.search(s))
     return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s)
@@ -599,6 +610,12 @@ def _is_strong_trigger(trigger: str, sentence: str, clause_end: int) -> bool:
 
 _NAMED_AFTER_COMMA = re.compile(r"((?:一只|一条|一匹|一头|只|条)[\u4e00-\u9fff]{1,4})[，,](叫|名叫|名字叫)")
 _ZH_LATE_SUBJECT = re.compile(r"^((?:(?![他她你它我])[\u4e00-\u9fff\d]){1,6}?)(?=我)")
+# a time word before a dropped subject that no date rule resolves: "年中跳槽去了美团", "前阵子搬到了杭州"; not 之前 or 以前,
+# which put what follows in the past
+_ZH_TIME_LEAD = re.compile(
+    r"^(?:(?:去年|今年)?(?:年[初中底末前后]|[上下]半年|开年|过完年|(?:春节|过年|元旦|国庆|五一|十一|中秋|节)[前后]"
+    r"|[一二三四五六七八九十\d]{1,3}月份?[初中底]?|月[初中底])|前(?:阵子|段时间|些天|些日子|几天|两天|几周|几个月)"
+    r"|这(?:几天|两天|段时间|学期)|(?:暑假|寒假|开学|毕业)[前后]?|后来|然后|于是)(?:的时候)?[，,]?\s*")
 _ZH_OTHER_SUBJECTS = ("你", "他", "她", "它", "大家", "别人", "我们", "我")
 _VERB_FIRST = VERB_FIRST
 # a present state with "I'm" / "I've" dropped, before a name; "seeing" only with "been" ("Been seeing Priya for six
@@ -691,6 +708,9 @@ def _sentence_memories(offset: int, sentence: str, at: datetime | None = None) -
         late_subject = _ZH_LATE_SUBJECT.match(body)
         if late_subject:  # 年底我们举家迁到了大连: a time word before the subject
             body = body[late_subject.end(1):]
+        time_lead = _ZH_TIME_LEAD.match(body)
+        if time_lead and time_lead.end() < len(body):
+            body = body[time_lead.end():]
         if body.startswith("我"):
             zh_subject = True
         elif HAN_CHAR.match(body) and start > offset and body.startswith(("叫", "名叫", "名字叫")):

@@ -25,6 +25,13 @@ def han_search_words(run: str) -> list[str]:
     return rjieba.cut_for_search(run, True)
 
 
+def han_places(text: str) -> set[str]:
+    """The place names jieba's tagger finds in a text's Han runs ("终于在杭州租到房子了" → 杭州)."""
+    import rjieba
+
+    return {word for run in HAN_RUN.findall(text) for word, tag in rjieba.tag(run) if tag == "ns"}
+
+
 # characters of grammar and of the speakers, which make a pair of characters name nothing ("了，", "我的", "也退")
 _GRAMMAR = frozenset("的了是我你他她它们在有也都就还很不这那个吗呢吧啊么和跟与把被给让着过得地又才")
 

@@ -9,9 +9,9 @@ import re
 
 from .han import HAN
 
-__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "QUESTIONS_MARK", "USERS_CHILD", "about_someone_else",
-           "fact_marks", "names_someone", "someone_elses", "someone_elses_attribute", "speaks_only_of_them",
-           "users_kin_named"]
+__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD",
+           "about_someone_else", "fact_marks", "names_someone", "says_of_user", "someone_elses", "someone_elses_attribute",
+           "speaks_only_of_them", "users_kin_named"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
@@ -55,6 +55,11 @@ _CHILD_ZH = re.compile(r"儿子|女儿|孩子|闺女|丫头")
 # rents from, "my daughter starts at little acorns nursery" who looks after the user's child
 _RELATION_TOPICS_EN = ((_PARTNER_EN, "partner"), (_CHILD_EN, "children"), (_CHILD_EN, "childcare"),
                        (r"boss|manager", "manager"), (r"landlord|landlady", "landlord"))
+#: the user's attributes that are one of their people, told as "my landlord is …": a statement about them is the user's word
+PEOPLE_TOPICS = frozenset(topic for _, topic in _RELATION_TOPICS_EN)
+# "my team at Duolingo shipped the new streak thing": the user's people at work, at a named place, name where they work
+_AT_WORK = re.compile(r"(?:boss|manager|team|coworkers?|co-workers?|colleagues?|department|dept)\s+(?:at|@)\s+(?-i:[A-Z])",
+                      re.I)
 _RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (_CHILD_ZH, "childcare"),
                        (re.compile(r"老板|领导"), "manager"), (re.compile(r"房东"), "landlord"))
 # where one of the user's children is taught: "my son started at Maple Elementary", "儿子9月开始上实验小学一年级啦"; the
@@ -88,6 +93,11 @@ _USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*
                            rf"|^我们|^我(?!的?(?:{_RELATION_ZH}))", re.I)
 
 
+def says_of_user(clause: str) -> bool:
+    """Whether a clause reports what someone says of the user: "dr said we're bumping it up to 100mg"."""
+    return bool(_SAYS_OF_USER.search(clause))
+
+
 def someone_elses(clause: str) -> set[str] | None:
     """None for a clause about the user; else the user's topics it may still speak of, through the relation that
     is its subject ({"partner"} for "My boyfriend Marco keeps stealing the duvet", none for "My sister's on keto").
@@ -98,7 +108,8 @@ def someone_elses(clause: str) -> set[str] | None:
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
         who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")).lower()
-        return {topic for relation, topic in _RELATION_TOPICS_EN if re.fullmatch(relation, who)}
+        at_work = {"employer"} if _AT_WORK.match(stripped, m.start(m.lastgroup)) else set()
+        return {topic for relation, topic in _RELATION_TOPICS_EN if re.fullmatch(relation, who)} | at_work
     m = _OTHER_SUBJECT_ZH.match(stripped)
     if m:
         if m.group("of"):  # "我闺蜜的爱人": a friend's partner, not the user's
