@@ -59,6 +59,12 @@ def test_a_statement_typed_as_chat_is_marked_with_its_topic(text, mark):
     assert mark in statement_marks(text)
 
 
+@pytest.mark.parametrize("text", ["first session at Vital today, way better walls than the old gym",
+                                  "first lesson with mrs halloran today!! scales for 20 min"])
+def test_a_first_session_somewhere_is_the_users_news(text):
+    assert "§told" in statement_marks(text)
+
+
 def test_a_sentence_ended_by_an_emoji_tells_before_the_request_after_it():
     marks = statement_marks("fully plant-based for 2 years now 🌱 so keep recipe ideas dairy and meat free pls")
     assert "§asks" not in marks and "§questions" not in marks
