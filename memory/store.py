@@ -397,9 +397,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "since the move" tell a change
     ("m037_statement_marks", m008_statement_marks),
     # stop 47: a hedge is no question ("so pescatarian I guess?"), an emoji ends a sentence that tells before a request,
-    # a title's full stop ends no clause ("seeing Dr. Hanna Weiss … for my anxiety"), "my team at Duolingo", "being a
+    # shopping before asking which only asks ("need a van that fits a ladder, any recs?"), 前几天 is no question, a
+    # title's full stop ends no clause ("seeing Dr. Hanna Weiss … for my anxiety"), "my team at Duolingo", "being a
     # court stenographer", "went w Progressive", what someone says of the user ("dr said we're bumping it up to
-    # 100mg"), "first session at …", 在上海静安租了个一室户
+    # 100mg"), "first session at …", a car by its model year, 在上海静安租了个一室户
     ("m038_statement_marks", m008_statement_marks),
 ]
 

@@ -393,9 +393,9 @@ def is_question(text: str) -> bool:
     return any(_asks(sentence) for _, sentence in _sentences(text))
 
 
-_ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")
+_ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")  # a clause keeps its mark: "any tips?" asks, "sold the bike," does not
 # chat ends a sentence with an emoji: "fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls" tells first
-_EMOJI_END = re.compile(r"(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+")  # a clause keeps its mark: "any tips?" asks, "sold the bike," does not
+_EMOJI_END = re.compile(r"(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+")
 # a clause that says nothing: "lol", "thanks!", "pls", "哈哈", an emoji
 _NO_WORD = re.compile(r"^[\W_]*(?:(?:lol|lmao|haha\w*|hehe|thanks|thank you|thx|ty|pls|plz|please|ok|okay|hmm+|xx+)[\W_]*)*$"
                       r"|^[\W_]*(?:哈+|嘿+|谢谢|谢啦|拜托|呜+)[\W_]*$", re.I)
