@@ -878,15 +878,15 @@ def _others_kin_weighed(parts: RecallParts, ranked: Pool, query: str) -> Pool:
     about someone else only for those that name the user's own ("my daughter is allergic to peanuts"): one about
     someone else's ("my buddy Tom's wife Rachel just had a baby") weighs as little as any message about someone else
     does for a question about the user."""
-    own_kin = users_kin_named(query)
-    if own_kin is None:
+    if users_kin_named(query) is None:
         return ranked
     top = ranked.ids[:KIN_WINDOW].tolist()
-    others = parts.store.memories_by_id(parts.index.holding(OTHERS_MARK, top))
+    others = parts.index.holding(OTHERS_MARK, top)
     if not others:
         return ranked
+    own_kin = _about_users_kin(parts, top, query)
     for position, memory_id in enumerate(top):
-        if memory_id in others and not own_kin.search(others[memory_id].content):
+        if memory_id in others and memory_id not in own_kin:
             ranked.scores[position] *= OTHERS_WEIGHT
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 

@@ -17,7 +17,7 @@ from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, US
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
-from .han import HAN_CHAR
+from .han import EMOJI, HAN_CHAR
 from .value_types import BANK as _BANK
 from .value_types import INSURER as _INSURER
 from .value_types import INSURER_ZH as _ZH_INSURER
@@ -555,7 +555,7 @@ _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\
                           # "loving the new place in Astoria": what is new to the user, the subject dropped
                           r"|(?:loving|enjoying|settling into|settled into|getting used to) (?:the|our|my) new"
                           # "sonographer life 🤰": the user's job as a way of life, the sentence to itself
-                          r"|(?:[a-z-]+ )?[a-z-]+ life(?=\s*$|\s*[!.,;:…]|\s+[\u2600-\u27bf\U0001f300-\U0001faff])"
+                          rf"|(?:[a-z-]+ )?[a-z-]+ life(?=\s*$|\s*[!.,;:…]|\s+[{EMOJI}])"
                           # "going to fade factory on the high st now": where the user goes these days
                           r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead)"
                           # "fully vegan as of jan 1st", "officially teetotal!": a state, "I'm" dropped
@@ -901,7 +901,7 @@ _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|(?:an? )?(?:(?:big|quick|brie
 
 
 # chat ends a sentence with an emoji as often as with a full stop: "tony retired 😢 going to fade factory now"
-_SENTENCE_END = re.compile(r"(?<=[.!;\u2600-\u27bf\U0001f300-\U0001faff])\s+")
+_SENTENCE_END = re.compile(rf"(?<=[.!;{EMOJI}])\s+")
 
 
 def statement_topics(text: str) -> list[tuple[str, bool]]:
@@ -1078,7 +1078,7 @@ _AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:"
 
 
 # a sentence, ended by its mark or by an emoji ("fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls")
-_TOLD_SENTENCE = re.compile(r"[^.!?。！？\n\u2600-\u27bf\U0001f300-\U0001faff]+[.!?。！？\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]*")
+_TOLD_SENTENCE = re.compile(rf"[^.!?。！？\n{EMOJI}]+[.!?。！？{EMOJI}\ufe0f]*")
 
 
 def _told(text: str) -> str:

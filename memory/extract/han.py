@@ -7,6 +7,7 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 WIDE = f"{HAN}\u3000-\u303f\uff00-\uffef"  # Han plus CJK punctuation and full-width forms
 HAN_CHAR = re.compile(f"[{HAN}]")
 HAN_RUN = re.compile(f"[{HAN}]+")
+EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"  # the pictographs chat ends a sentence with, as a character-class range
 
 
 def han_words(run: str, *, hmm: bool = True) -> list[str]:
