@@ -8,7 +8,8 @@
 Every system runs in its own subprocess, once for LoCoMo and once for the vault, so its peak RSS
 is its own; the systems run one after another, never side by side. Every system that embeds gets
 the vectors of `memory.embed.make_embedder(--embedder)`, loaded and warmed up before the clock
-starts (the load is reported apart):
+starts (the load is reported apart): what they store through `memory.embed.embed_documents`, as Engram does
+(on a CPU with VNNI the graph quantised per token), a query through `embed`:
 
 - engram      `memory.Engram` (a fresh home on disk): `import_messages` + `graph()`, then `recall`;
               the vault through `vault_sync.sync.VaultIndexer.sync_all`.
@@ -47,7 +48,7 @@ from locomo import CATEGORIES, conversation_messages, normalise_evidence
 
 from memory import ChatMessage, Engram
 from memory.clock import parse_when
-from memory.embed import make_embedder
+from memory.embed import embed_documents, make_embedder
 from vault_sync.sync import VaultIndexer
 
 KS = (5, 10, 25)
@@ -103,10 +104,10 @@ def llamaindex_embedding(embedder):
             return self._embedder.embed([query])[0].tolist()
 
         def _get_text_embedding(self, text: str) -> list[float]:
-            return self._embedder.embed([text])[0].tolist()
+            return embed_documents(self._embedder, [text])[0].tolist()
 
         def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-            return self._embedder.embed(list(texts)).tolist()
+            return embed_documents(self._embedder, list(texts)).tolist()
 
         async def _aget_query_embedding(self, query: str) -> list[float]:
             return self._get_query_embedding(query)
@@ -115,7 +116,8 @@ def llamaindex_embedding(embedder):
 
 
 def chroma_embedding(embedder):
-    """A Chroma embedding function around the given embedder (Chroma's own would download ONNX)."""
+    """A Chroma embedding function around the given embedder (Chroma's own would download ONNX), for what is
+    stored; `ChromaSide.search` embeds the query itself."""
     from chromadb import Documents, EmbeddingFunction, Embeddings
 
     class SameVectors(EmbeddingFunction[Documents]):
@@ -123,7 +125,7 @@ def chroma_embedding(embedder):
             self.inner = inner
 
         def __call__(self, input: Documents) -> Embeddings:
-            return list(self.inner.embed(list(input)))
+            return list(embed_documents(self.inner, list(input)))
 
         @staticmethod
         def name() -> str:
@@ -245,6 +247,7 @@ class LlamaIndexSide:
 
 class ChromaSide:
     def __init__(self, embedder, scratch: Path) -> None:
+        self.embedder = embedder
         self.function = chroma_embedding(embedder)
         self.scratch = scratch
         self.client = None
@@ -261,8 +264,8 @@ class ChromaSide:
         return len(messages)
 
     def search(self, query: str, k: int) -> list[str]:
-        hits = self.collection.query(query_texts=[query], n_results=min(k, self.collection.count()),
-                                     include=[])
+        hits = self.collection.query(query_embeddings=self.embedder.embed([query]),
+                                     n_results=min(k, self.collection.count()), include=[])
         return distinct(hits["ids"][0])
 
     def done_with_turns(self) -> None:
