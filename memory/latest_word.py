@@ -177,7 +177,10 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         for sibling in index.same_message(later):  # a turn and the value read from it count once
             raised[sibling] = anchor_score
         anchor = later
-    if anchor in told and anchor in own:
+    # a best match that names nothing and tells no change leaves nothing behind: "work was chaos again, … ended up
+    # covering a whole other ward" is no word on "nights on the oncology ward"
+    replaces = raised or settled or vectors.tells_a_change(anchor) or bool(vectors.names(anchor))
+    if anchor in told and anchor in own and replaces:
         passed.update(_earlier_on_topic(index, vectors, anchor, own, LEFT_BEHIND_TOPIC[embedder_name]))
     return raised, passed - set(raised) - set(index.same_message(anchor))
 
@@ -209,6 +212,14 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
         return _switch_from_best(index, ids, scores, own, texts, yes_no=asks_yes_no(question))
+    # a later switch that holds fewer of the words, however low it scores, moves on from it when it shares one with it:
+    # "英语课转到学而思了" after "儿子周末在新东方上英语课" for "我儿子现在周末英语在哪上？"
+    later = [m for m in own_turns(index, ids[: WINDOW + 1], yes_no=asks_yes_no(question), kin=kin)
+             if index.attrs(m)[1] > index.attrs(latest)[1] and any(index.holding(word, [m]) for word in topics)]
+    switches = texts(later)
+    switched = [m for m in later if _ZH_SWITCH.search(switches.get(m, ""))
+                and topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, ""))]
+    latest = max(switched, key=lambda m: index.attrs(m)[1], default=latest)
     said_at = index.attrs(latest)[1]
     earlier = [m for m, count in held.items() if count and index.attrs(m)[1] < said_at]
     # a turn that asks and tells nothing that could end is no word left behind ("想给女儿买个电钢琴，雅马哈还是卡西欧好？")

@@ -118,6 +118,13 @@ SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 _ASKS_WHAT_WAS_REPLIED = re.compile(r"\byou (?:said|say|told|tell|suggested|suggest|recommended|recommend|mentioned"
                                     r"|gave|give|wrote|replied|answered)\b|你(?:说|推荐|建议|提到|告诉|回答)", re.I)
 PLACE_ATTRIBUTES = frozenset({"home_location"})  # attributes whose values are places
+# attributes whose values are no place, which answer no "where": "where do I park my car?" asks for a garage. Not the
+# medication, whose statements say where it comes from ("moved my repeat prescription to the lloyds pharmacy")
+_NO_PLACE = frozenset({"allergy", "diet", "drink_preference", "pet", "car", "instrument", "phone_model", "smoking",
+                       "blood_type", "language", "partner", "children", "name", "investment"})
+# the name of someone the user has: "what's my language tutor's name?" (not a pet's: "what's my dog's name?")
+_ASKS_A_NAME = re.compile(r"\b(?!(?:dog|cat|pet|puppy|kitten|bunny|rabbit|horse|fish)'s)\w+'s name\b", re.I)
+_ASKS_WHERE = re.compile(r"^\W*(?:(?:so|and|ok|okay|remind me|hey),?\s+)*where\b|哪里|哪儿|在哪", re.I)
 TOPICAL = {name for name in SLOT_CUES}  # attributes whose statements are marked in the index (attributes.statement_marks)
 # a linked entity that is a time or a number, not a name a topic is told by
 _NOT_A_NAME = re.compile(r"\d|^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?"
@@ -302,6 +309,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     if not attributes:
         guessed = classifier.question_attribute(query, query_vector)
         attributes = [guessed] if guessed else []
+    if _ASKS_WHERE.search(query):
+        attributes = [attribute for attribute in attributes if attribute not in _NO_PLACE]
     statements = _statement_mask(parts.index, keep) if classifier.active and attributes else None
     for attribute in attributes:
         values = [u for u in parts.store.slot_history("user", attribute)
@@ -327,6 +336,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
         positive = [(t, i) for t, i, negated in timeline if not negated and (asks_before or i not in ended)]
         if not asks_before and attribute not in HOLDS_MANY:
             positive = _without_passing_mentions(parts, attribute, positive, {u.id for u in held})
+        if _ASKS_A_NAME.search(query) and not HAN_CHAR.search(query):
+            positive = _naming_someone(parts, positive, {u.id for u in held})
         by_choice = (_naming_first(parts, attribute, positive) if attribute in HOLDS_MANY and len(positive) > 1
                      else positive)
         pick = positive[-2:-1] if asks_before and len(positive) > 1 else by_choice[-1:]
@@ -405,6 +416,17 @@ def _without_passing_mentions(parts: RecallParts, attribute: str, positive: list
     units = parts.store.memories_by_id([memory_id for _, memory_id in positive if memory_id not in values])
     kept = [(said_at, memory_id) for said_at, memory_id in positive
             if memory_id in values or memory_id not in units or counts(units[memory_id].content)]
+    return kept or positive
+
+
+def _naming_someone(parts: RecallParts, positive: list[tuple[float, int]], values: set[int]) -> list[tuple[float, int]]:
+    """For a question that asks someone's name ("what's my language tutor's name?"), the user's words that name a
+    person, when any does: "thinking about a trip to Lisbon to practise my Portuguese" names no tutor."""
+    index = parts.index
+    messages = {memory_id: index.same_message(memory_id) for _, memory_id in positive if memory_id not in values}
+    people = parts.store.entities_named([i for ids in messages.values() for i in ids], ("PERSON",))
+    kept = [(said_at, memory_id) for said_at, memory_id in positive
+            if memory_id in values or any(i in people for i in messages[memory_id])]
     return kept or positive
 
 
@@ -513,6 +535,8 @@ def _names_a_value_of_its_kind(text: str, attribute: str) -> bool:
     from .extract.value_types import NAMED_VALUES, value_classes  # the value rules, compiled only when needed
 
     named = NAMED_VALUES.get(attribute)
+    kind = re.escape(attribute.replace("_", " "))  # "my car makes a weird squeak" names the kind, not a car
+    text = re.sub(rf"\b(?:my|our|the|a|an)\s+{kind}s?\b", " ", text, flags=re.I)
     return attribute in value_classes(text) or bool(named and named.search(text))
 
 

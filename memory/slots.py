@@ -147,7 +147,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "partner",
         cues_en=_words("partner wife husband girlfriend boyfriend spouse fiance fiancee married dating"),
-        cues_zh=_words("老婆 老公 妻子 丈夫 女朋友 男朋友 对象 爱人 伴侣 另一半 媳妇 太太 先生 未婚妻 未婚夫"),
+        cues_zh=_words("老婆 老公 妻子 丈夫 女朋友 男朋友 对象 爱人 伴侣 另一半 媳妇 太太 先生 未婚妻 未婚夫 约会"),
         cue_phrases=("seeing anyone", "seeing someone", "seeing somebody", "in a relationship", "still single",
                      "still together"),
         templates={
@@ -278,7 +278,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "landlord",  # who the user rents from: "who owns the flat I rent?"
         cues_en=_words("landlord landlady"),
-        cues_zh=_words("房东 房主 二房东 房租交给 房租给 房租是交给 房租打给 交房租给"),
+        cues_zh=_words("房东 房主 二房东 房租交给 房租给 房租是交给 房租打给 交房租给 房子是谁的 跟谁租 租谁的"),
         cue_phrases=("i rent", "we rent", "rent from", "renting from", "letting agent", "pay rent to", "pay my rent",
                      "do i rent", "apartment from", "flat from"),
     ),

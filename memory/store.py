@@ -402,6 +402,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # court stenographer", "went w Progressive", what someone says of the user ("dr said we're bumping it up to
     # 100mg"), "first session at …", a car by its model year, 在上海静安租了个一室户
     ("m038_statement_marks", m008_statement_marks),
+    # stop 48: an emoji before a space ends a clause ("sold the outback 😢 picked up a used Mazda CX-5"), "finaly
+    # switched", "moved my desk over to …" (no home), "unpacked the last box" is news, "mine" is the user's own ("make
+    # sure mine has zero peanuts bc allergy"), 戒奶茶第30天, 在深圳南山租房, 那几年 is no question
+    ("m039_statement_marks", m008_statement_marks),
 ]
 
 
@@ -1586,12 +1590,18 @@ class Store:
 
     def places_named(self, memory_ids: list[int]) -> dict[int, set[str]]:
         """The places (GPE, LOC) each of the memories names, lower-cased; memories that name none are left out."""
+        return self.entities_named(memory_ids, ("GPE", "LOC"))
+
+    def entities_named(self, memory_ids: list[int], labels: tuple[str, ...]) -> dict[int, set[str]]:
+        """The entities of these labels (spaCy's: PERSON, GPE, …) each of the memories names, lower-cased; memories
+        that name none are left out."""
         if not memory_ids:
             return {}
         found: dict[int, set[str]] = {}
         for memory_id, name in self.query(
                 """SELECT me.memory_id, lower(e.name) FROM memory_entities me JOIN entities e ON e.id = me.entity_id
-                   WHERE e.label IN ('GPE', 'LOC') AND list_contains(?, me.memory_id)""", [list(memory_ids)]):
+                   WHERE list_contains(?, e.label) AND list_contains(?, me.memory_id)""",
+                [list(labels), list(memory_ids)]):
             found.setdefault(memory_id, set()).add(name)
         return found
 

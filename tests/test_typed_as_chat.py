@@ -1,7 +1,8 @@
-"""Statements as chat types them (a hedge with a question mark, an emoji that ends a sentence, a title's full stop, a time
-word before a dropped subject, the user's people at a named workplace, what a doctor says of the user), questions in
-their own words (运动, 托尼老师, mental health, the flat one rents), and the latest word on a child's lessons, which the
-child's parent tells."""
+"""Statements as chat types them (a hedge with a question mark, an emoji that ends a sentence or a clause, a title's full
+stop, a time word before a dropped subject, the user's people at a named workplace, what a doctor says of the user, a typo
+before the news, a count of days without something), questions in their own words (运动, 托尼老师, mental health, the flat
+one rents, 约会, whose flat), and the latest word: on a child's lessons, which the child's parent tells; a switch that
+holds fewer of the question's words; a name asked for; what only names the kind ("my car makes a weird squeak")."""
 from datetime import datetime, timezone
 
 import pytest
@@ -54,9 +55,36 @@ def test_a_time_word_that_puts_it_in_the_past_is_not_passed_over():
     ("done shopping around, went w Progressive and bundled it with my renters", "§insurer"),
     ("dr said we're bumping it up to 100mg starting monday, fingers crossed", "§medication"),
     ("在上海静安租了个一室户 五千八一个月", "§home_location"),
+    ("finaly switched carriers lol, on Visible now", "§mobile_network"),
+    ("hiii happy friday 🎉 ordering thai for the team, gotta make sure mine has zero peanuts bc allergy", "§allergy"),
+    ("Morning!! ☕ finally unpacked the last box, the new flat in Leith is starting to feel like home", "§home_location"),
+    ("戒奶茶第30天！！居然坚持下来了", "§drink_preference~no"),
+    ("我在深圳南山租房 一个月6500 心在滴血", "§home_location"),
+    ("在上海那几年我在一家外企做HR，天天招人面试", "§employer"),
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_topic(text, mark):
     assert mark in statement_marks(text)
+
+
+def test_an_emoji_between_two_clauses_ends_the_first():
+    # what the sale ended is not all the message says: it names the car bought the same day
+    marks = statement_marks("sold the outback on saturday 😢 picked up a used Mazda CX-5 today, 41k on it")
+    assert "§car" in marks and "§car~no" not in marks
+
+
+def test_what_the_user_ended_up_buying_is_news_beside_what_it_ended():
+    marks = statement_marks("ok so i ended up buying that e-bike 🚲 haven't touched the bus in 2 weeks")
+    assert "§said" in marks and "§said~no" not in marks
+
+
+def test_a_desk_moved_to_a_coworking_space_is_no_move_of_home():
+    marks = statement_marks("moved my desk over to The Foundry on Main this month, wifi at the old spot was awful")
+    assert "§coworking" in marks and "§home_location" not in marks
+
+
+@pytest.mark.parametrize("text", ["戒指丢了，好心疼", "在哪租房比较好"])
+def test_a_ring_or_a_question_is_no_statement(text):
+    assert "§drink_preference~no" not in statement_marks(text) and "§home_location" not in statement_marks(text)
 
 
 @pytest.mark.parametrize("text", ["first session at Vital today, way better walls than the old gym",
@@ -112,6 +140,25 @@ FIRST_ANSWERS = {
     "an allergy said as what the user can't eat": (
         ["I can't eat anything with walnuts, my throat closes up. epipen in my bag always",
          "allergy season is wrecking me, cetirizine or loratadine?"], "what am I allergic to?", "walnuts"),
+    "a car, not a word that only names the kind": (
+        ["I drive a 2014 Subaru Outback, 180k miles and counting", "how much does it cost to get a car detailed",
+         "sold the outback on saturday 😢 picked up a used Mazda CX-5 today, 41k on it",
+         "my car makes a weird squeak when it's cold, normal?"], "what car do I drive now?", "CX-5"),
+    "a coworking space the desk moved to": (
+        ["I rent a hot desk at Hatch Coworking on 5th Ave, $220/month", "need a decent desk lamp, the lighting is grim",
+         "moved my desk over to The Foundry on Main this month, wifi at the old spot was killing me"],
+        "remind me which coworking space I'm working out of now", "Foundry"),
+    "a name asked for, from the word that names a person": (
+        ["Morning! Quick one before my Portuguese lesson with Rafael, he's got me doing verb drills",
+         "is duolingo actually worth paying for or is a real tutor better",
+         "thinking about a trip to Lisbon in the spring to practise my Portuguese"],
+        "what's my language tutor's name?", "Rafael"),
+    "a switch that holds fewer of the question's words": (
+        ["儿子周末在新东方上英语课，一节课两百多", "小学二年级英语一般要学到什么程度啊", "英语课转到学而思了，老师更负责一点"],
+        "我儿子现在周末英语在哪上？", "学而思"),
+    "whose flat the user rents": (
+        ["我房东是个上海阿姨，姓孙，人挺好说话的", "房租下个月又要交了，一交就是三个月肉疼", "租的房子能不能自己刷墙啊，想刷个奶油色"],
+        "我租的房子是谁的？", "姓孙"),
     "a dose the doctor raised": (
         ["gp started me on citalopram, 10mg each morning", "does citalopram make anyone else sleepy lol",
          "doctor says we're going up to 20mg from next week"], "what dose of citalopram am I on now?", "20mg"),
@@ -152,3 +199,33 @@ def test_a_rules_answer_about_one_of_the_users_people_keeps_its_weight(engram):
     engram.remember("the radiator is banging again at 3am, can I bleed it myself?", at=at("2023-11-02T03:12:00"))
     engram.remember("should I get renters insurance if the building is old", at=at("2023-12-20T18:04:00"))
     assert "Omar Haddad" in results_after_all(engram, "who do I rent my apartment from?")[0].unit.content
+
+
+def test_a_best_match_that_names_nothing_and_tells_no_change_leaves_nothing_behind(engram):
+    remember_daily(engram, ["hey! sorry for the radio silence, crazy week, nights on the oncology ward are brutal lol",
+                            "what's the best way to fix my sleep after a run of night shifts",
+                            "work was chaos again, two people called in sick and I ended up covering a whole other ward"])
+    found = results_after_all(engram, "what kind of ward do I work on?")
+    assert "covering a whole other ward" in found[0].unit.content  # the words match it best …
+    assert by_text(found, "oncology").valid  # … but it replaced nothing
+
+
+def test_a_question_of_where_takes_no_answer_from_an_attribute_that_is_no_place(engram):
+    remember_daily(engram, ["I drive a silver Honda Civic, 2016", "I park in the garage on Elm Street, $90 a month",
+                            "the car needs new tyres before winter"])
+    assert "Civic" in results_after_all(engram, "what car do I drive?")[0].unit.content
+    assert "garage on Elm Street" in results_after_all(engram, "where do I park my car?")[0].unit.content
+
+
+def test_who_the_user_dates_now_leaves_the_one_before_behind(engram):
+    remember_daily(engram, ["我男朋友叫阿杰，在深圳做设计，我们异地快一年了", "第一次约会穿什么比较好啊",
+                            "和阿杰分手了，现在在跟一个叫周扬的男生约会，人挺好的"])
+    found = results_after_all(engram, "我现在在和谁约会？")
+    assert "周扬" in found[0].unit.content
+    assert not by_text(found, "在深圳做设计").valid
+
+
+def test_where_the_user_lived_before_a_move_is_no_longer_true(engram):
+    remember_daily(engram, ["我在深圳南山租房 一个月6500 心在滴血", "深圳夏天台风天是不是都不用上班", "搬去广州天河了 房租直接砍半 爽"])
+    found = results_after_all(engram, "我搬去广州之前住哪儿？")
+    assert "南山" in found[0].unit.content and not found[0].valid

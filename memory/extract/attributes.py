@@ -472,7 +472,7 @@ def _now_it_is(body: str, lang: str) -> list[AttributeFact]:
 
 # --- which attributes a first-person statement is about (for ranking, not for values) ----------------
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|we|we're|we've|our|us)\b|我(?!们的朋友)"
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we've|our|us)\b|我(?!们的朋友)"
                            # the user speaking of their own day or job, the "I" dropped: "long week at the practice,
                            # being a veterinary nurse is not for the faint-hearted"
                            r"|\blong (?:day|week|shift|night) at\b"
@@ -484,7 +484,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
-    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
+    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
     r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
@@ -506,13 +506,14 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:^|[。！？，,\s～~…]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
     # a habit by its rate: "每天至少两杯美式", "一天一包烟"
     r"|(?:^|[。！？，,\s～~…]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
-# English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano".
+# English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano", "finaly
+# switched carriers" (typed as chat types it).
 VERB_FIRST = re.compile(
-    r"^(?:(?:just|finally|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
+    r"^(?:(?:just|fin+al+y|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
     r"|took up|taken up|picked up|packed up|finished|graduated|married|became|landed|accepted|enrolled|signed"
     r"|handed in|handed over|handed back|porting|ported|registered"
-    r"|cut out|dropped|stopped|sold|rehomed|lost|settled|went|gone|trying|tried|learning|upgraded"
+    r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
@@ -619,7 +620,7 @@ _NATIONALITY = ("brazilian|mexican|canadian|american|british|english|scottish|we
                 "|australian|kiwi|argentinian|argentine|chilean|colombian|peruvian|venezuelan|cuban|jamaican")
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
-                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
+                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number|desk)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
                       r"|home (?:is|for me)|(?:got|collected|picked up) (?:the )?keys(?:!|$| (?:to|for) (?:the|our|my|a) (?:new )?" + _HOME_NOUN + r")"
                       r"|keys (?:collected|picked up) for (?:the|our|my|a) (?:new )?" + _HOME_NOUN
                       + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
@@ -631,7 +632,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了)"
+                      r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
                       r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回|(?:租|买)的房子?在"
                       # "我住望京这边": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
@@ -793,7 +794,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # where the user rents a desk: "got a dedicated desk at the WeWork on Market St", "peaced out of wework"
     "coworking": (r"\b(?:cowork\w*|co-working|hot ?desk\w*|dedicated desk|(?:standing|shared) desks|desk membership"
                   r"|wework|regus|shared office"
-                  r"|(?:moved|took|rent(?:ed|ing)?|got|grabbed) (?:my |a )?(?:hot |dedicated )?desk (?:to|at))\b",
+                  r"|(?:moved|took|rent(?:ed|ing)?|got|grabbed) (?:my |a )?(?:hot |dedicated )?desk (?:(?:over|across) )?(?:to|at))\b",
                   r"联合办公|共享办公|共享工位"),
     # where the user comes from: "grew up in Leeds", "刚从成都老家过完年回来"
     "hometown": (r"\b(?:hometown|home town|grew up in|originally from|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
@@ -884,7 +885,9 @@ _CUE_PATTERNS = {name: (re.compile(en, re.I), re.compile(zh)) for name, (en, zh)
 _HAN_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
 # a space before Chinese ends a clause, as chat types it ("吉他吃灰一年了hhh 最近迷上了架子鼓"); a title's full stop ends none
 # ("seeing Dr. Hanna Weiss every other Thursday for my anxiety")
-_CLAUSE = re.compile(r"(?:[,;:，；：。!?！？]|(?<!\bDr)(?<!\bdr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.)+\s*|\s+(?:and|but|so)\s+|(?<=[\u4e00-\u9fff\w])\s+(?=[\u4e00-\u9fff])")
+# an emoji before a space ends a clause as a full stop would: "sold the outback 😢 picked up a used Mazda CX-5 today"
+_CLAUSE = re.compile(r"(?:[,;:，；：。!?！？]|(?<!\bDr)(?<!\bdr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.)+\s*"
+                     rf"|\s*[{EMOJI}]+(?=\s)\s*|\s+(?:and|but|so)\s+|(?<=[\u4e00-\u9fff\w])\s+(?=[\u4e00-\u9fff])")
 # A tail that says what a change put an end to ("Transferred to the Royal Free, so no more nights!", "…, no more early
 # shifts for me", "调到了日班，再也不用熬夜了") is a consequence of the clause before it, not a negation of it.
 _CONSEQUENCE = re.compile(
@@ -1121,5 +1124,10 @@ def only_negates(clauses: list[str], negations: list[bool]) -> bool:
               for i, (clause, negated) in enumerate(zip(clauses, negations))]
     if any(negations) and not any(ending):
         return False
-    return any(negations) and not any(_CHANGE.search(c) or held_classes(c) for c, negated in zip(clauses, negations)
-                                      if not negated)
+    return any(negations) and not any(_CHANGE.search(c) or _CHOSE.search(c) or held_classes(c)
+                                      for c, negated in zip(clauses, negations) if not negated)
+
+
+# what the user chose in the end names the new one ("ended up buying that e-bike 🚲 haven't touched the bus"); "ended
+# up covering a whole other ward" is no change
+_CHOSE = re.compile(r"\bended up (?:buying|getting|going with|going for|picking|choosing|with)\b", re.I)

@@ -71,9 +71,10 @@ _SHOPPING = re.compile(
     r"|^\W*(?:想|打算|准备)(?:给[^，,。\s]{1,4})?(?:买|入|换)(?:个|一个|台|一台|部|一部|双|一双|把|一把|款|一款|辆|一辆)", re.I)
 _PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
 _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
-# 几 after a number is a rough count, not a question: "看了二十几个病人"; so is 前几天, 这几天, 过几天 (but not 提前几天)
+# 几 after a number is a rough count, not a question: "看了二十几个病人"; so is 前几天, 这几天, 那几年, 过几天 (but not
+# 提前几天)
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 ("not very")
-_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万好这过\d])(?<!(?<!提)前)几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
+_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁|(?<![十百千万好这那过\d])(?<!(?<!提)前)几[个点月号天岁年次]|怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
                           r"|为什么|为何|(?:吗|呢|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
                           # "瑜伽垫买多厚的比较好", "考试前一天该复习还是休息啊", "有推荐的牌子"
                           r"|多(?:厚|大|久|长|高|重|远|宽|贵|深)|(?:该|要|选)[^，。,]{1,10}还是|还是[^，。,]{1,10}(?:啊|呀|好)\W*$"
