@@ -315,7 +315,7 @@ SLOTS: tuple[Slot, ...] = (
         "coworking",  # where the user rents a desk: "where do I cowork out of now?"
         cues_en=_words("cowork coworking co-working"),
         cues_zh=_words("联合办公 共享办公"),
-        cue_phrases=("hot desk", "shared office", "rent a desk"),
+        cue_phrases=("hot desk", "shared office", "rent a desk", "shared workspace", "shared work space"),
     ),
     Slot(
         "dentist",

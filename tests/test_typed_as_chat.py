@@ -61,6 +61,8 @@ def test_a_time_word_that_puts_it_in_the_past_is_not_passed_over():
     ("戒奶茶第30天！！居然坚持下来了", "§drink_preference~no"),
     ("我在深圳南山租房 一个月6500 心在滴血", "§home_location"),
     ("在上海那几年我在一家外企做HR，天天招人面试", "§employer"),
+    ("been working out of the wework on 5th, the wifi is solid", "§coworking"),
+    ("as of this month i'm bouldering at depot instead, cheaper and 10 min from the flat", "§gym"),
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_topic(text, mark):
     assert mark in statement_marks(text)
@@ -229,3 +231,13 @@ def test_where_the_user_lived_before_a_move_is_no_longer_true(engram):
     remember_daily(engram, ["我在深圳南山租房 一个月6500 心在滴血", "深圳夏天台风天是不是都不用上班", "搬去广州天河了 房租直接砍半 爽"])
     found = results_after_all(engram, "我搬去广州之前住哪儿？")
     assert "南山" in found[0].unit.content and not found[0].valid
+
+
+def test_a_shared_workspace_asked_for_is_the_latest_and_the_one_before_is_history(engram):
+    remember_daily(engram, ["been working out of the wework on 5th, coffee is mid but the wifi is solid",
+                            "zoom keeps dropping during standup, is it my router or zoom being zoom",
+                            "cancelled wework, way too pricey. signed up at a little coworking spot called The Hatch "
+                            "near my place instead", "need a standing desk mat recommendation, my feet hate me"])
+    found = results_after_all(engram, "what shared workspace am i a member of currently?")
+    assert "The Hatch" in found[0].unit.content
+    assert not by_text(found, "wework on 5th").valid

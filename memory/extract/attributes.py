@@ -515,7 +515,7 @@ VERB_FIRST = re.compile(
     r"|handed in|handed over|handed back|porting|ported|registered"
     r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been seeing|been dating|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!to\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -745,7 +745,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "gym": (r"\b(?:join\w*|sign(?:ed)? up|member|membership|go to|going to|started (?:at|going)|switch\w*|moved"
             r"|(?:went|going|go|ended up) with|ended up at"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
-            + r"|" + _GYM + r"\s+(?:membership|member)\b",
+            + r"|" + _GYM + r"\s+(?:membership|member)\b"
+            + r"|\b(?:bouldering|climbing|lifting) at (?!home\b|the moment\b|night\b)\w",  # "i'm bouldering at depot instead"
             r"健身房|健身卡|私教|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
     # a video streaming service named in a statement: "our streaming is basically just netflix", "we're a disney+
     # household now", "cancelled hulu"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BANK", "DIET", "INSURER", "INSURER_ZH", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS",
+__all__ = ["BANK", "COWORKING", "DIET", "INSURER", "INSURER_ZH", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS",
            "VALUE_VERBS", "Switch", "kinds_named", "kinds_that_left",
            "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
@@ -55,11 +55,13 @@ CHILDCARE = (r"(?:[a-z']+ ){1,2}(?:nursery|daycare|day care|pre-?school|kinderga
              r"|au pair|(?:grandma|grandpa|nana|nan|granny|gran|grandparents)'s")
 COMMUTE_MODE = (r"driv(?:e|es|ing)|drove|(?:e-?)?bik(?:es|ing)|car ?pooling|(?:in|by) (?:my |the )?car"
                 r"|(?:on|off|via|take) the (?:[mai]-?|us-?)?\d{1,3}|motorway|freeway|highway|interstate")
+# coworking spaces by name, in any case: "been working out of the wework on 5th"
+COWORKING = r"wework|regus|industrious|convene|knotel|mindspace|huckletree|the office group"
 NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a name may end in "+" ("disney+")
                 for name, words in (("language", LANGUAGE), ("mobile_network", NETWORK), ("diet", DIET),
                                     ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE),
                                     ("barber", BARBER_SHOP), ("bank", BANK), ("insurer", INSURER),
-                                    ("childcare", CHILDCARE))}
+                                    ("childcare", CHILDCARE), ("coworking", COWORKING))}
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
