@@ -403,8 +403,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # 100mg"), "first session at …", a car by its model year, 在上海静安租了个一室户
     ("m038_statement_marks", m008_statement_marks),
     # stop 48: an emoji before a space ends a clause ("sold the outback 😢 picked up a used Mazda CX-5"), "finaly
-    # switched", "moved my desk over to …" (no home), "unpacked the last box" is news, "mine" is the user's own ("make
-    # sure mine has zero peanuts bc allergy"), 戒奶茶第30天, 在深圳南山租房, 那几年 is no question
+    # switched", "moved my desk over to …" (no home), "unpacked the last box" and "been working out of …" are news,
+    # "mine" is the user's own ("make sure mine has zero peanuts bc allergy"), "ended up buying" names the new one,
+    # "i'm bouldering at depot" (a gym), 戒奶茶第30天, 在深圳南山租房, 那几年 is no question
     ("m039_statement_marks", m008_statement_marks),
 ]
 

@@ -515,7 +515,7 @@ VERB_FIRST = re.compile(
     r"|handed in|handed over|handed back|porting|ported|registered"
     r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!to\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been [a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -1116,6 +1116,11 @@ def _clauses(text: str) -> list[str]:
     return clauses
 
 
+# what the user chose in the end names the new one ("ended up buying that e-bike 🚲 haven't touched the bus"); "ended
+# up covering a whole other ward" is no change
+_CHOSE = re.compile(r"\bended up (?:buying|getting|going with|going for|picking|choosing|with)\b", re.I)
+
+
 def only_negates(clauses: list[str], negations: list[bool]) -> bool:
     """A message that closes a value and names no new one ("I don't own a car any more, sold the Corsa");
     "Sold the guitar; piano lessons are more my thing" names one (a clause holding a value of a class), and
@@ -1127,8 +1132,3 @@ def only_negates(clauses: list[str], negations: list[bool]) -> bool:
         return False
     return any(negations) and not any(_CHANGE.search(c) or _CHOSE.search(c) or held_classes(c)
                                       for c, negated in zip(clauses, negations) if not negated)
-
-
-# what the user chose in the end names the new one ("ended up buying that e-bike 🚲 haven't touched the bus"); "ended
-# up covering a whole other ward" is no change
-_CHOSE = re.compile(r"\bended up (?:buying|getting|going with|going for|picking|choosing|with)\b", re.I)
