@@ -515,7 +515,7 @@ VERB_FIRST = re.compile(
     r"|handed in|handed over|handed back|porting|ported|registered"
     r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
-    r"|cancell?ed|canceled|withdrew|resigned|paid off|been [a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
+    r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!(?:thinking|considering|planning|wondering|meaning|hoping|dreaming|looking|debating)\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
