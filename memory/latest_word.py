@@ -179,8 +179,8 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         anchor = later
     # a best match that names nothing and tells no change leaves nothing behind: "work was chaos again, … ended up
     # covering a whole other ward" is no word on "nights on the oncology ward"
-    replaces = raised or settled or vectors.tells_a_change(anchor) or bool(vectors.names(anchor))
-    if anchor in told and anchor in own and replaces:
+    if anchor in told and anchor in own and (raised or settled or vectors.tells_a_change(anchor)
+                                             or vectors.names(anchor)):
         passed.update(_earlier_on_topic(index, vectors, anchor, own, LEFT_BEHIND_TOPIC[embedder_name]))
     return raised, passed - set(raised) - set(index.same_message(anchor))
 
@@ -199,9 +199,10 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
-    relevant = [memory_id for memory_id, score, _ in window if score >= floor]
-    own = own_turns(index, relevant, yes_no=asks_yes_no(question), kin=kin)
-    holders = [index.holding(word, own) for word in topics]
+    relevant = {memory_id for memory_id, score, _ in window if score >= floor}
+    own_in_window = own_turns(index, ids[: WINDOW + 1], yes_no=asks_yes_no(question), kin=kin)
+    own = [memory_id for memory_id in own_in_window if memory_id in relevant]
+    holders = [index.holding(word, own_in_window) for word in topics]
     held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
     said = texts([memory_id for memory_id, count in held.items() if count])
     telling = {memory_id: count for memory_id, count in held.items()
@@ -214,8 +215,8 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
         return _switch_from_best(index, ids, scores, own, texts, yes_no=asks_yes_no(question))
     # a later switch that holds fewer of the words, however low it scores, moves on from it when it shares one with it:
     # "英语课转到学而思了" after "儿子周末在新东方上英语课" for "我儿子现在周末英语在哪上？"
-    later = [m for m in own_turns(index, ids[: WINDOW + 1], yes_no=asks_yes_no(question), kin=kin)
-             if index.attrs(m)[1] > index.attrs(latest)[1] and any(index.holding(word, [m]) for word in topics)]
+    holding_a_word = set().union(*holders)
+    later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1] and m in holding_a_word]
     switches = texts(later)
     switched = [m for m in later if _ZH_SWITCH.search(switches.get(m, ""))
                 and topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, ""))]

@@ -118,6 +118,7 @@ SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 _ASKS_WHAT_WAS_REPLIED = re.compile(r"\byou (?:said|say|told|tell|suggested|suggest|recommended|recommend|mentioned"
                                     r"|gave|give|wrote|replied|answered)\b|你(?:说|推荐|建议|提到|告诉|回答)", re.I)
 PLACE_ATTRIBUTES = frozenset({"home_location"})  # attributes whose values are places
+_PLACE_LABELS = ("GPE", "LOC")  # spaCy's labels of places
 # attributes whose values are no place, which answer no "where": "where do I park my car?" asks for a garage. Not the
 # medication, whose statements say where it comes from ("moved my repeat prescription to the lloyds pharmacy")
 _NO_PLACE = frozenset({"allergy", "diet", "drink_preference", "pet", "car", "instrument", "phone_model", "smoking",
@@ -518,7 +519,7 @@ def _other_places(replaced: list[Replaced], shown: list[MemoryUnit], store: Stor
     answered = set().union(*(word.answered for word in words))
     texts = {unit.id: unit.content for unit in shown}
     texts.update({memory_id: unit.content for memory_id, unit in store.memories_by_id(answered - texts.keys()).items()})
-    places = store.places_named(list(texts))
+    places = store.entities_named(list(texts), _PLACE_LABELS)
     for memory_id, text in texts.items():
         if HAN_CHAR.search(text):
             places[memory_id] = places.get(memory_id, set()) | han_places(text)

@@ -1589,10 +1589,6 @@ class Store:
         """(id, name) of every tag entity, by name regardless of case."""
         return self.query("SELECT id, name FROM entities WHERE label = 'TAG' ORDER BY lower(name)")
 
-    def places_named(self, memory_ids: list[int]) -> dict[int, set[str]]:
-        """The places (GPE, LOC) each of the memories names, lower-cased; memories that name none are left out."""
-        return self.entities_named(memory_ids, ("GPE", "LOC"))
-
     def entities_named(self, memory_ids: list[int], labels: tuple[str, ...]) -> dict[int, set[str]]:
         """The entities of these labels (spaCy's: PERSON, GPE, …) each of the memories names, lower-cased; memories
         that name none are left out."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, about_someone_else,
-                        says_of_user, someone_elses, speaks_only_of_them)
+from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, WORKPLACE_PEOPLE,
+                        about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
@@ -648,7 +648,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r" at (?-i:[A-Z])\w*|as an? " + _JOB + r" (?:at|with|for) (?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship"
                  # "my team at Duolingo shipped the new streak thing": the user's place in a named workplace
-                 r"|(?:my|our) (?:team|boss|manager|coworkers?|co-workers?|colleagues?|department|dept) (?:at|@) (?-i:[A-Z])\w*|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
+                 r"|(?:my|our) (?:" + WORKPLACE_PEOPLE + r") (?:at|@) (?-i:[A-Z])\w*|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  # "starting at a fintech called Ramp": a place by its kind, then its name
                  r"|(?:starting|started|joining|joined|working) (?:at|for) an? (?:[\w-]+ ){1,2}(?:called|named)"
                  r"|joining (?!(?:a|an|the|my|our|us|you|them|in|him|her|it)\b)\w|handed in (?:my )?notice (?:at|to)"

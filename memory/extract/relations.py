@@ -9,7 +9,7 @@ import re
 
 from .han import HAN
 
-__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD",
+__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
            "about_someone_else", "fact_marks", "names_someone", "says_of_user", "someone_elses", "someone_elses_attribute",
            "speaks_only_of_them", "users_kin_named"]
 
@@ -58,8 +58,9 @@ _RELATION_TOPICS_EN = ((_PARTNER_EN, "partner"), (_CHILD_EN, "children"), (_CHIL
 #: the user's attributes that are one of their people, told as "my landlord is …": a statement about them is the user's word
 PEOPLE_TOPICS = frozenset(topic for _, topic in _RELATION_TOPICS_EN)
 # "my team at Duolingo shipped the new streak thing": the user's people at work, at a named place, name where they work
-_AT_WORK = re.compile(r"(?:boss|manager|team|coworkers?|co-workers?|colleagues?|department|dept)\s+(?:at|@)\s+(?-i:[A-Z])",
-                      re.I)
+#: the user's people at work, who name a workplace after them ("my team at Duolingo")
+WORKPLACE_PEOPLE = r"boss|manager|team|coworkers?|co-workers?|colleagues?|department|dept"
+_AT_WORK = re.compile(rf"(?:{WORKPLACE_PEOPLE})\s+(?:at|@)\s+(?-i:[A-Z])", re.I)
 _RELATION_TOPICS_ZH = ((_PARTNER_ZH, "partner"), (_CHILD_ZH, "children"), (_CHILD_ZH, "childcare"),
                        (re.compile(r"老板|领导"), "manager"), (re.compile(r"房东"), "landlord"))
 # where one of the user's children is taught: "my son started at Maple Elementary", "儿子9月开始上实验小学一年级啦"; the
