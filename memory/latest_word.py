@@ -33,6 +33,7 @@ from .extract.han import HAN_CHAR, han_pairs
 from .extract.relations import ASKS_MARK, OTHERS_MARK
 from .model import ASSISTANT_MARK
 from .slots import asks_about_before, asks_as_user
+from .two_events import two_events
 
 __all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores",
            "topic_words_zh"]
@@ -65,7 +66,7 @@ LATEST_WORD = "the latest word on the topic of the best match"  # why a memory w
 EARLIER_ON_TOPIC = "earlier word on the topic of the latest"  # why a memory is history
 
 # Past tense and periods, beyond the slot rules' cues for "before"
-_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|first|initially|last (?:year|month|week|time)"
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|passed|elapsed|first|initially|last (?:year|month|week|time)"
                          r"|back (?:then|when|in)|at (?:the|that) time)\b|当时|那时", re.I)
 # a question that sums up a period ("how many weddings have I been to this year", "in the past three months")
 # asks about everything said in it, not about the latest word
@@ -114,7 +115,8 @@ def _tells_a_change(text: str) -> bool:
 
 def asks_present_state(question: str) -> bool:
     """A question in the first person about how things are, not were ("what do I drive now", "我现在住哪")."""
-    past = asks_about_before(question) or _PAST_TENSE.search(question) or _PERIOD.search(question)
+    past = (asks_about_before(question) or _PAST_TENSE.search(question) or _PERIOD.search(question)
+            or two_events(question) is not None)  # "how many days passed between …", "which came first, … or …"
     return asks_as_user(question) and not past
 
 
@@ -347,4 +349,4 @@ def _statements(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[in
     closing = index.holding("§said~no", memory_ids) | index.holding("§told~no", memory_ids)
     # someone else's news ("my dad's turning 65 next month") is never the user's latest word
     not_own = (index.holding(OTHERS_MARK, memory_ids) - kin) | index.holding(ASKS_MARK, memory_ids)
-    return (found | closing if yes_no else found - closing) - not_own
+    return (found | closing if yes_no else found - closing) - not_own | kin

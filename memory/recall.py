@@ -24,7 +24,7 @@ from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
                           own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
+from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
                     asks_as_user)
 from .store import Store
 from .temporal import recency_of_age, true_at
@@ -381,13 +381,18 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
                 replaced += _closed_beside(parts, attribute, answers, latest, frozenset(answered))
         # a question about before presupposes a change: its answer no longer holds, even when the only value known
-        replaced_since = asks_before or before_named and said_since
+        replaced_since = asks_before or before_named and (said_since or _BEFORE_A_CHANGE.search(query) is not None)
         if pick and replaced_since and attribute not in HOLDS_MANY:
             for memory_id in answers | {memory_id for _, memory_id in pick}:
                 earlier.setdefault(memory_id, Earlier(attribute, False))
         if pick and not asks_before and attribute in HOLDS_MANY:
             replaced += _kinds_that_left(parts, attribute, timeline)
     return history, earlier, replaced
+
+
+# "where did I live before I moved to Denver?", "我搬来上海之前住哪": a question about the time before a change presupposes it
+_BEFORE_A_CHANGE = re.compile(r"\b(?:before|prior to)\s+(?:i|we)\s+(?:\w+\s+)?(?:moved|switched|changed|swapped|relocated"
+                              r"|upgraded)\b|(?:搬|换|改|跳槽|来)[^，。？?]{0,12}(?:之前|以前)", re.I)
 
 
 def _closed_beside(parts: RecallParts, attribute: str, answers: set[int], since: float,
@@ -760,7 +765,8 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
     if "childcare" in attributes and CHILD_WORD.search(query) and ("school" in words or CHILD_SCHOOL.search(query)):
         # "我儿子现在在哪个学校上学": a child's school is the care of a dependant, more than the user's own school
         found = [a for a in found if a != "childcare"] + ["childcare"]
-    return found
+    served = {slot for a in found for slot in SERVES.get(a, ())}
+    return [a for a in found if a not in served]
 
 
 def _claimed(cue: str, attribute: str, cues_found: dict[str, set[str]]) -> bool:
@@ -1072,14 +1078,43 @@ def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], 
     return ranked.take(np.argsort(-ranked.scores, kind="stable")), left_behind
 
 
+# a name the question asks about as someone: "does Maya go", "Maya's daycare"
+_ASKS_ABOUT_SOMEONE = re.compile(r"\b(?:does|did|is|was|has|had|will|can)\s+(?P<subject>[A-Z][a-z]+)\b(?!')"
+                                 r"|\b(?P<owner>[A-Z][a-z]+)'s\b")
+_NOT_SOMEONE = {"i", "it", "this", "that", "there", "he", "she", "they", "we", "you"}
+_NOT_PEOPLE_LABELS = ("GPE", "LOC", "ORG", "FAC", "PRODUCT", "NORP", "EVENT", "WORK_OF_ART")
+
+
 def _about_users_kin(parts: RecallParts, memory_ids: list[int], query: str) -> frozenset[int]:
     """Those of the messages about someone else that name the one of the user's family the question asks about
-    ("女儿每周六上午学钢琴，陈老师教" for "我女儿现在的钢琴老师是谁？"): their words are the latest on the child's lessons."""
+    ("女儿每周六上午学钢琴，陈老师教" for "我女儿现在的钢琴老师是谁？"), or the person it names ("maya moves to Sunflower Kids
+    Academy" for "what daycare does Maya go to now?"): their words are the latest on the child's lessons."""
     own_kin = users_kin_named(query)
-    if own_kin is None:
+    named = _people_asked_about(parts, memory_ids, query)
+    if own_kin is None and named is None:
         return frozenset()
     others = parts.store.memories_by_id(parts.index.holding(OTHERS_MARK, memory_ids))
-    return frozenset(memory_id for memory_id, unit in others.items() if own_kin.search(unit.content))
+    kin = {memory_id for memory_id, unit in others.items() if own_kin is not None and own_kin.search(unit.content)}
+    if named is not None:  # and the person's news, whoever it seems to be about ("maya's first week at Sunflower"),
+        # not what the user asks about them ("mila keeps bringing home colds from daycare, is that just life now")
+        from .extract.facts import asks_anything  # the statement rules, compiled only when needed
+
+        told = parts.store.memories_by_id(memory_ids)
+        kin |= {memory_id for memory_id, unit in told.items()
+                if named.search(unit.content) and not asks_anything(unit.content)}
+    return frozenset(kin)
+
+
+def _people_asked_about(parts: RecallParts, memory_ids: list[int], query: str) -> re.Pattern[str] | None:
+    """The people a question asks about by name ("what daycare does Maya go to now?", "what's Maya's daycare?"; not a
+    name the memories give a place or a company), as a pattern that finds them in any case; None when it names none."""
+    asked = {(m.group("subject") or m.group("owner")).lower() for m in _ASKS_ABOUT_SOMEONE.finditer(query)} - _NOT_SOMEONE
+    if not asked:
+        return None
+    asked -= set().union(*parts.store.entities_named(memory_ids, _NOT_PEOPLE_LABELS).values())
+    if not asked:
+        return None
+    return re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(asked)), re.I)
 
 
 def _names_in(parts: RecallParts, memory_ids: list[int]) -> set[str]:

@@ -71,6 +71,9 @@ class Slot:
     cue_phrases: tuple[str, ...] = ()  # lower-case phrases of a question about the slot ("do for a living")
     fallback: str | None = None  # the slot whose statements answer a question about this one when it has none
     holds_many: bool = False  # several values at once (pets, allergies): a new one does not end the others
+    # the slots whose thing this one serves (an insurer a car or a home): a question naming both asks for this one
+    # ("who insures my car?", "what phone carrier am I with?")
+    serves: tuple[str, ...] = ()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -254,6 +257,7 @@ SLOTS: tuple[Slot, ...] = (
         cues_en=_words("insurer insurers insurance insure insures insured"),
         cues_zh=_words("保险 车险 保单"),
         cue_phrases=("covered by", "covers our", "covers my"),
+        serves=("car", "home_location", "pet"),
     ),
     Slot(
         "barber",
@@ -269,6 +273,7 @@ SLOTS: tuple[Slot, ...] = (
                                                                    "minding", "watches", "watching")
                           for whose in ("my", "our", "the") for child in ("kids", "kid", "children", "son", "daughter",
                                                                             "baby", "toddler", "little one")),
+        serves=("children",),
     ),
     Slot(
         "investment",  # what the user holds: "我现在手里还有没有基金？", "am I still in that index fund?"
@@ -281,6 +286,7 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("房东 房主 二房东 房租交给 房租给 房租是交给 房租打给 交房租给 房子是谁的 跟谁租 租谁的"),
         cue_phrases=("i rent", "we rent", "rent from", "renting from", "letting agent", "pay rent to", "pay my rent",
                      "do i rent", "apartment from", "flat from"),
+        serves=("home_location",),
     ),
     Slot(
         "blood_type",  # "if I ever needed a transfusion, what type should they give me?"
@@ -298,6 +304,7 @@ SLOTS: tuple[Slot, ...] = (
         "vet",  # who looks after the user's animals: "who's Biscuit's vet these days?"
         cues_en=_words("vet vets veterinarian veterinary"),
         cues_zh=_words("兽医 宠物医院"),
+        serves=("pet",),
     ),
     Slot(
         "volunteering",  # where the user gives time: "where do I volunteer these days?"
@@ -310,6 +317,7 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("宽带 光纤"),
         cue_phrases=("internet provider", "internet with", "internet company", "home internet", "fibre provider",
                      "fiber provider"),
+        serves=("home_location",),
     ),
     Slot(
         "coworking",  # where the user rents a desk: "where do I cowork out of now?"
@@ -346,6 +354,7 @@ SLOTS: tuple[Slot, ...] = (
         cues_zh=_words("运营商 手机套餐"),
         cue_phrases=("phone plan", "mobile plan", "phone contract", "mobile contract", "mobile provider", "phone provider",
                      "sim only", "sim-only"),
+        serves=("phone_model",),
     ),
     Slot(
         "team",  # at work: "which team am I on at work"; not "what team do I support"
@@ -361,7 +370,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "medication",
-        cues_en=_words("medication medications meds pills prescription prescribed"),
+        cues_en=_words("medication medications meds pills prescription prescriptions prescribed"),
         cues_zh=_words("吃什么药 吃的药 用药 服药"),
         cue_phrases=("medicine am i on", "medicine do i take", "medicines am i on", "medicines do i take"),
         holds_many=True,
@@ -369,8 +378,12 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "allergy",
         cues_en=_words("allergy allergies allergic intolerance intolerances intolerant"),
-        cues_zh=_words("过敏 过敏源 忌口 不耐受 碰不得"),
-        cue_phrases=("food allergies", "can't eat", "cannot eat", "shouldn't eat", "have to avoid", "不能吃"),
+        cues_zh=_words("过敏 过敏源 忌口 不耐受 碰不得 什么药不能 哪些药不能 药不能用 不能用什么药"),
+        cue_phrases=("food allergies", "can't eat", "cannot eat", "shouldn't eat", "have to avoid", "不能吃",
+                     # a medicine to keep from the user: "are there any meds i'm supposed to stay away from?", "is there a
+                     # drug doctors should never give me?"
+                     "stay away from", "never give me", "not to give me", "shouldn't be given", "should not be given",
+                     "can't take", "cannot take", "shouldn't take", "should not take"),
         holds_many=True,
     ),
     Slot(
@@ -426,6 +439,8 @@ SLOT_PHRASES: dict[str, tuple[str, ...]] = {s.name: s.cue_phrases for s in SLOTS
 # slot → the slot that answers for it when nothing was said about it
 FALLBACKS: dict[str, str] = {s.name: s.fallback for s in SLOTS if s.fallback}
 HOLDS_MANY: frozenset[str] = frozenset(s.name for s in SLOTS if s.holds_many)
+# slot → the slots it serves (`Slot.serves`)
+SERVES: dict[str, tuple[str, ...]] = {s.name: s.serves for s in SLOTS if s.serves}
 # rule kind → (slot, or None for an unslotted statement; template)
 TEMPLATES: dict[str, tuple[str | None, Template]] = _unique_keys(
     [(kind, (s.name, t)) for s in SLOTS for kind, t in s.templates.items()]

@@ -407,6 +407,12 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "mine" is the user's own ("make sure mine has zero peanuts bc allergy"), "ended up buying" names the new one,
     # "i'm bouldering at depot" (a gym), 戒奶茶第30天, 在深圳南山租房, 那几年 is no question
     ("m039_statement_marks", m008_statement_marks),
+    # stop 49: one of the user's people with "my" dropped ("dentist is Dr. Lindqvist"), "here in Duluth", "seeing Dr.
+    # Okafor for the anxiety stuff", "I'm out of the band", "stepped down from", "the dose has gone up", "moves to" and
+    # "pulled her out of" tell a change, someone else's news with only the user's feeling after it ("… I'm torn"), a
+    # grandson, the user's news after what someone else did ("房东要卖房 只能搬了 现在住回龙观"), a question with only an
+    # aside after it ("who won the football last night? missed it")
+    ("m040_statement_marks", m008_statement_marks),
 ]
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, WORKPLACE_PEOPLE,
                         about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
+from .typos import typed_right
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
@@ -316,7 +317,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("partner", rf"我{_ZADV}(?:的)?(?:新|现任|现在的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
     _zh("partner", rf"我?{_ZADV}(?:和|跟)(?:一个)?叫(?P<v>[^，。,的]{{1,4}})的(?:女生|男生|女孩|男孩|姑娘|小伙子?|人)(?:在)?"
                    rf"(?:约会|交往|谈恋爱|在一起)了?"),
-    _zh("partner", rf"我{_ZADV}(?:和|跟)(?P<v>[^，。,的]{{1,6}}?)在一起了?"),  # "（分手了，）现在和阿杰在一起"
+    # "（分手了，）现在和阿杰在一起", "和小林在一起三个月啦"
+    _zh("partner", rf"我{_ZADV}(?:和|跟)(?P<v>[^，。,的]{{1,6}}?)在一起(?:了|快|都|已经)?"
+                   rf"(?:[\d一二三四五六七八九十两半]+(?:个)?多?(?:月|年|周|星期)(?:了|啦|咯)?)?"),
     _zh("school", rf"我{_ZADV}(?:转学去了|转学到了|转到了|考上了|考进了)(?P<v>.+?)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|读本科)"),
     _zh("school", rf"我{_ZADV}在(?P<v>.{{2,20}}?(?:大学|学院|学校|夜校|中学|小学))(?:的.{{1,8}}?)?(?:学习|学|上课|进修|读).*"),
@@ -409,9 +412,15 @@ def _acquired(body: str, lang: str) -> list[AttributeFact]:
     return [AttributeFact(_SWITCH_KINDS[attribute], value)]
 
 
+_ZH_GROUP = re.compile(r"(?:群|俱乐部|跑团|社团|小组|协会|车队|球队)$")
+_TRAILING_MARKS = re.compile(rf"[\s.!。！~～{EMOJI}\ufe0f]+$")
+# a phone number moved to another network: "终于转到联通了", "换到电信了" (but "宽带转到联通了" is the home's broadband)
+_ZH_CARRIER_SWITCH = re.compile(r"(?<!宽带)(?<!光纤)(?:转到|换到|换成|转去|改成)(?:中国)?(?:移动|联通|电信)(?![^，。,！？\s]{0,4}(?:宽带|光纤))")
+
+
 def resolve(clause: str) -> list[AttributeFact]:
     """The attribute facts a first-person clause states (empty when it states none we know)."""
-    body = clause.strip().rstrip(".!。！")
+    body = _TRAILING_MARKS.sub("", clause.strip())  # "跟小林在一起三个月啦🥹": the emoji is no part of the value
     lang = "zh" if re.search(r"[\u4e00-\u9fff]", body) else "en"
     switched = _switched(body, lang)
     if switched:
@@ -443,6 +452,10 @@ def resolve(clause: str) -> list[AttributeFact]:
             return [AttributeFact("school", value)]
         if kind in ("employer", "employer_join") and re.fullmatch(_ZH_INSURER, value):
             continue  # "转到人保": the car's insurer, not the user's employer
+        if kind == "employer_join" and _ZH_CARRIER_SWITCH.search(body):
+            continue  # "终于转到联通了": the phone's network, not the user's employer
+        if kind in ("employer", "employer_join") and _ZH_GROUP.search(value):
+            continue  # "加入了一个叫“山野行”的徒步群": a group of people who share a pastime, no employer
         if kind in ("employer", "employer_join") and value_class(value) == "school":
             return [AttributeFact("school", value)]  # "转到中山大学", "started at Exeter University"
         studying = _ZH_STUDYING.search(value) if lang == "zh" else None
@@ -486,7 +499,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
-    r"|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
+    r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
@@ -516,7 +529,8 @@ VERB_FIRST = re.compile(
     r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!(?:thinking|considering|planning|wondering|meaning|hoping|dreaming|looking|debating)\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
-    r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find))\b", re.I)
+    r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
+    r"|born and (?:raised|bred)|grew up)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
 # the user is doing these days ("Training for the half marathon now"; a list: "Evening walks" is no news).
@@ -539,10 +553,16 @@ _MILESTONE = re.compile(
 # month", "keys handed back", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
 _THING_FIRST = re.compile(
     r"^(?:the\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:insurance|policy|lease|contract|plan|membership|subscription|broadband"
-    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys)"
+    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys|dose|dosage|prescription)"
     r"\s+(?:just\s+|finally\s+|officially\s+)?"
-    r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred|upgraded"
-    r"|ported|went up|goes up|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
+    r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+|has\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred"
+    r"|upgraded|ported|went up|goes up|gone up|went down|goes down|gone down|increased|doubled|halved|upped|lowered"
+    r"|reduced|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
+# One of the user's people named, the "my" dropped: "dentist is Dr. Lindqvist over on Harbor Rd", "new GP's Dr Okafor"
+_ROLE_FIRST = re.compile(
+    r"^(?i:(?:new\s+)?(?:dentist|doctor|gp|vet|therapist|counsell?or|psychiatrist|barber|hairdresser|landlord|landlady|boss"
+    r"|manager|tutor|teacher|accountant|trainer|coach|mechanic|pharmacist|babysitter|nanny|childminder|physio)"
+    r"\s*(?:is|'s|=|:)\s+(?:now\s+)?(?:dr|mr|mrs|ms|miss)?\.?\s*)[A-Z][a-z]")
 # How long the user has been with someone, said anywhere: "valentines dinner w/ Jordan tonight, 2 years together 🥹"
 _TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)"
                            r"\s+together\b", re.I)
@@ -587,7 +607,8 @@ _NEGATION = re.compile(
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped|teetotal|tee-total|on the wagon"
     r"|(?:fully|completely|totally) off|came off (?:the|my)|weaned (?:myself )?off|tapered off"
     r"|peaced out|bailed on|walked away from|put (?:the |my )?[\w-]+ away for good"
-    r"|(?:leaving|left|quit(?:ting)?) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club|league|group|orchestra|troupe|crew)"
+    r"|(?:leaving|left|quit(?:ting)?|(?:i'm|im|i am) (?:officially )?out of) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club"
+    r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped) (?:my|our|the) (?:\w+ )?"
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
@@ -605,10 +626,11 @@ _LEFT_FOR = re.compile(r"\b(?:ditched|dumped|dropped|swapped|traded|left|quit) (
 # that also says what ended ("sold the Corsa, got an e-bike now") states a value rather than only a negation.
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
-    r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move"
+    r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move|moves to|pulled \w+ out of"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
-    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)", re.I)
+    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    r"|报了[^，。,！？\s]{0,10}?(?:班|课)", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 # where the user comes from, said as who they are: "i'm brazilian, moved here 2 years ago"
@@ -626,6 +648,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
                       # the move itself: "movers dropped everything off", "unpacked the last box", "oregon people now"
                       r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|residents? of"
+                      # "14 inches overnight here in Duluth": where the user is, not on a trip
+                      r"|here in (?-i:[A-Z][a-z]+)(?! (?:for|on|till|until) )"
                       # "my first flat was in Camden", "our old house is in Leith"
                       r"|(?:our|my) (?:first|old|previous|last|current|new) (?:place|flat|house|home|apartment) (?:was|is) in"
                       r"|back (?:with|at) my (?:parents|mum|dad|mom|folks)"
@@ -660,7 +684,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  # "i'm an auditor at deloitte btw": a job the lexicon knows, at a place named in any case
                  r"|\b(?:i'?m|i am|we'?re) an? (?:[\w-]+\s+){0,2}(?:" + _JOBS
                  + r") (?:at|for) (?!(?:the moment|home|night|heart|least|most|times|work|all|it|that)\b)\w",
-                 r"上班|入职|跳槽|加入了|任职|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
+                 r"上班|入职|跳槽|加入了(?![^，。,！？\s]{0,16}(?:群|俱乐部|跑团|社团|小组|协会|车队|球队)(?:[，。,！？\s]|$))|任职"
+                 r"|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
                  # "我在字节做产品": a line of work at a place
                  r"|在[^\s，。,！？]{1,8}?(?:做|干|当)(?:产品|运营|开发|设计|销售|市场|测试|算法|前端|后端|客服|财务|人事|HR|行政|编辑"
                  r"|咨询|研发|技术|数据|教研|审计|投行|法务)"),
@@ -738,7 +763,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r" (?:lessons?|class|classes|teacher|tutor|practice|grade \d)|put (?:the |my )?(?:" + _PLAYED + r") away)\b"
                    r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"
-                   r"|(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里)课"),
+                   r"|(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里)的?(?:课|班)"),
     "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
               r"爱好|迷上|喜欢上|业余时间|闲下来"),
     # a gym by name or kind, with a word of joining or belonging: not "the gym in our building is closed"
@@ -746,7 +771,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|(?:went|going|go|ended up) with|ended up at"
             r"|cancell?ed|quit|left|train(?:s|ing)? at|work(?:ing)? out at)\b[^,.;!?]{0,40}?" + _GYM
             + r"|" + _GYM + r"\s+(?:membership|member)\b"
-            + r"|\b(?:bouldering|climbing|lifting) at (?!home\b|the moment\b|night\b)\w",  # "i'm bouldering at depot instead"
+            + r"|\b(?:bouldering|climbing|lifting) at (?!home\b|the moment\b|night\b)\w"  # "i'm bouldering at depot instead"
+            # "first session at Vital today": the first visit to a place one trains at, named
+            + r"|\bfirst (?:session|climb|workout|class) (?:at|in) (?:the )?(?-i:[A-Z])",
             r"健身房|健身卡|私教|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
     # a video streaming service named in a statement: "our streaming is basically just netflix", "we're a disney+
     # household now", "cancelled hulu"
@@ -798,7 +825,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                   r"|(?:moved|took|rent(?:ed|ing)?|got|grabbed) (?:my |a )?(?:hot |dedicated )?desk (?:(?:over|across) )?(?:to|at))\b",
                   r"联合办公|共享办公|共享工位"),
     # where the user comes from: "grew up in Leeds", "刚从成都老家过完年回来"
-    "hometown": (r"\b(?:hometown|home town|grew up in|originally from|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
+    "hometown": (r"\b(?:hometown|home town|grew up in|growing up in|(?:raised|bred) in (?-i:[A-Z])\w*|originally from"
+                 r"|i'?m (?:half )?(?:" + _NATIONALITY + r"))\b",
                  r"老家|家乡"),
     # "my blood type is o negative", "I'm A+", "熊猫血"
     "blood_type": (r"\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|ab) ?(?:neg|negative|pos|positive)\b"
@@ -808,7 +836,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "therapist": (r"\b(?<!respiratory )(?<!physical )(?<!occupational )(?<!speech )(?<!massage )(?<!sports )"
                   r"(?:therapist|therapists|therapy|counsell?or|counsell?ing|psychologist|psychiatrist|shrink)\b"
                   # "been seeing Dr. Hanna Weiss every other Thursday for my anxiety stuff"
-                  r"|\b(?:seeing|see|saw|sessions? with)\b[^!?]{0,40}?\bfor (?:my )?(?:anxiety|depression|ptsd|ocd|panic|mental health)\b",
+                  r"|\b(?:seeing|see|saw|sessions? with)\b[^!?]{0,40}?\bfor (?:my |the )?(?:anxiety|depression|ptsd|ocd|panic|mental health)\b",
                   r"心理咨询|咨询师|心理医生|心理治疗"),
     # who looks after the user's animals: "took Biscuit to Dr. Okafor at Riverbend Animal Clinic", "switching vets"
     "vet": (r"\b(?:vets?|veterinar\w+|animal (?:clinic|hospital)|pet (?:clinic|hospital)"
@@ -850,7 +878,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|携转|把号[^，。,！？\s]{0,4}转|手机套餐|话费|(?:中国)?(?:移动|联通|电信)[^，。,！？\s]{0,6}?(?:卡|套餐|号)"
-                       r"|(?:号|卡)(?:码)?(?:是|用的?是?)(?:中国)?(?:移动|联通|电信)"),
+                       r"|(?:号|卡)(?:码)?(?:是|用的?是?)(?:中国)?(?:移动|联通|电信)|" + _ZH_CARRIER_SWITCH.pattern),
     # the team at work: "I'm on the payments team", "moved to the platform team", 调到了数据组
     "team": (r"\b(?:on|joined|moved to|moving to|transferred to|switched to|moved over to|placed on|put on)"
              r" (?:the |a |our )?(?:[\w-]+ ){1,3}(?:team|squad|department|dept)\b(?! (?:captain|sport|game|match)s?\b)",
@@ -862,7 +890,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"(?:我的?|我们的?|新的?|现在的?|直属)(?:领导|上司|老板|主管|组长|经理|(?<![A-Za-z])leader(?![A-Za-z]))"
                 r"|汇报给|向.{1,6}汇报|归.{1,6}管"),
     # an allergy by its own words, or by what the user carries for it: "I'm allergic to penicillin", "I carry an epipen"
-    "allergy": (r"\b(?:allergic|allergy|allergies|anaphyla\w*|epi-?pens?|intoleran(?:t|ce)|coeliac|celiac)\b",
+    # and the reaction that tells one: "penicillin makes me break out in hives", "got a rash from the amoxicillin"
+    "allergy": (r"\b(?:allergic|allergy|allergies|anaphyla\w*|epi-?pens?|intoleran(?:t|ce)|coeliac|celiac|hives"
+                r"|(?:a |come out in a |came out in a )?rash (?:from|after)|(?:bad |allergic )?reaction to|swell(?:s|ed)? up)\b",
                 r"过敏|不耐受|乳糖不耐"),
     # a medicine by the words that go with taking one: "put me on sertraline", "50mg", "came off the pills"
     "medication": (r"\b(?:prescribed|put me on|started me on|switched me (?:over )?to|came off|coming off|tapering|weaning"
@@ -924,7 +954,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     sentences = [_LEAD_IN.sub("", s.strip()) for s in _SENTENCE_END.split(text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     news = [n for n, s in enumerate(sentences) if (VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
-            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _TOGETHER_FOR.search(s)]
+            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _ROLE_FIRST.match(s)
+            or _TOGETHER_FOR.search(s)]
     verb_first = bool(news)
     # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child
     kin = not own and bool(HAN_CHAR.search(text)) and bool(someone_elses(text.strip()))
@@ -1059,8 +1090,26 @@ def statement_marks(text: str) -> list[str]:
     # who looks after the user's child is the user's arrangement: "女儿在阳光幼儿园上小班", "my daughter starts nursery"
     arranged = any(name in _USERS_ARRANGEMENTS for name, _ in topics)
     return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}" for name, negated in topics]
-            + ([OTHERS_MARK] if (about_someone_else(text) or reacts_only) and not arranged else [])
+            + ([OTHERS_MARK] if (about_someone_else(text) or reacts_only) and not arranged
+               and not _own_news_after(text) else [])
             + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text) else []))
+
+
+# what the user had to do about someone else's doing: "房东要卖房 只能搬了"; without it a dropped subject is the one
+# before ("老公公司搬到了张江，现在每天开车上班": the husband drives)
+_ZH_ONLY_COULD = re.compile(r"^(?:只能|只好|没办法|不得不|被迫|害得我|搞得我)")
+
+
+def _own_news_after(text: str) -> bool:
+    """A Chinese message that tells what the user had to do about someone else's doing, and then, its subject
+    dropped, the user's news on an attribute: "房东要卖房 只能搬了 现在住回龙观" is where the user lives now."""
+    if not HAN_CHAR.search(text):
+        return False
+    clauses = _clauses(text)
+    forced = next((n for n, clause in enumerate(clauses) if n and _ZH_ONLY_COULD.match(clause)), None)
+    return forced is not None and any(_ZH_DROPPED_SUBJECT.match(clause) and any(zh.search(clause) for _, zh in
+                                                                              _CUE_PATTERNS.values())
+                                      for clause in clauses[forced:])
 
 
 def _only_asks(text: str) -> bool:
@@ -1073,7 +1122,25 @@ def _only_asks(text: str) -> bool:
     if not clauses or (len(clauses) > 1 and _FIRST_PERSON.search(clauses[0]) and not is_question(clauses[0])
                        and not requests(clauses[0])):
         return False
-    return not _told(text).strip()
+    told = _told(text).strip()
+    first = _TOLD_SENTENCE.match(text.strip())
+    return not told or (first is not None and first.group().rstrip().endswith(("?", "？")) and _an_aside(told))
+
+
+# a name inside a sentence, not the capital that starts one
+_NAME_INSIDE_SENTENCE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b[A-Z][a-z]")
+ASIDE_WORDS = 8
+
+
+def _an_aside(told: str) -> bool:
+    """What a message that opens with a question tells besides is only an aside when it is short, says nothing of the
+    user (no "I", "my"), names no one and nothing, and speaks of no attribute: "which city has the best live music?
+    genuinely curious", "who won the football last night? missed it", "best way to organise a medicine cabinet? ours is
+    chaos"; not "any recs for a vet? just adopted Miso" or "what's a good gift for my barber? he's done my hair for 10
+    years"."""
+    return (not HAN_CHAR.search(told) and len(told.split()) <= ASIDE_WORDS and not _FIRST_PERSON.search(told)
+            and not _NAME_INSIDE_SENTENCE.search(told)
+            and all(name in ("said", "told") for name, _ in statement_topics(told)))
 
 
 # a question asked in the user's role: "as a vet, how do I …", "as a nurse, what's the best way to …"
@@ -1090,7 +1157,7 @@ def _told(text: str) -> str:
     from .facts import is_question, requests, told_clauses  # facts reads this module's rules
 
     told = []
-    for m in _TOLD_SENTENCE.finditer(text):
+    for m in _TOLD_SENTENCE.finditer(typed_right(text)):
         sentence = m.group().strip()
         # "As a lifelong vegan I struggle at events, any advice?", "write me a poem for my mum's 60th"
         if sentence and (is_question(sentence) or requests(sentence)):

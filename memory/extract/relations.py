@@ -24,7 +24,8 @@ QUESTIONS_MARK = "§questions"
 _PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|hubby|other half|significant other"
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
 _FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
-              r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws")
+              r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws"
+              r"|grandsons?|granddaughters?|grandkids?|grandchild|grandchildren")
 _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|{_FAMILY_EN}"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"
@@ -124,12 +125,21 @@ _REMINDER_LEAD = re.compile(r"^(?:(?:i\s+)?(?:need|have|got)\s+to\s+remember|rem
                             r"note\s+to\s+(?:self|me)|don'?t\s+(?:let\s+me\s+)?forget)(?:\s+that)?\s*[:,-]?\s+", re.I)
 
 
+# the user only feeling something about it, at the end: "my grandson wants a motorbike for his 17th … I'm torn"
+_REACTION_END = re.compile(r"[,.;:!—–-]+\s*(?:i'm|im|i am|i feel|feeling)\s+(?:(?:so|really|a bit|a little|kinda|kind of"
+                           r"|very|pretty|honestly|quite|bit|super|low ?key)\s+)*(?:torn|sceptical|skeptical|jealous|envious"
+                           r"|worried|nervous|proud|gutted|thrilled|shocked|confused|impressed|stressed|conflicted|unsure"
+                           r"|not sure|not convinced|devastated|heartbroken|scared|terrified|anxious|relieved|amazed"
+                           r"|speechless|happy for \w+)\s*[.!…]*(?:\s*[^\w\s]+)?\s*$", re.I)
+
+
 def about_someone_else(text: str) -> bool:
     """A message about someone else, in which the user is the subject of no clause: one that begins with someone
     else as its subject, once any questions before it are passed ("My daughter is allergic to cats — do
     hypoallergenic breeds help?", "how long are GP waits? my mum waited 3 weeks", "我妈最近老咳嗽，应该挂哪个科？"),
     or one asked on someone's behalf ("flying long-haul with a toddler, any tips? asking for my sister")."""
     text = _REMINDER_LEAD.sub("", text.strip(), count=1)  # "need to remember my mom's bday is june 12"
+    text = _REACTION_END.sub("", text)
     clauses = [c.strip() for c in _CLAUSE.split(text) if c.strip()]
     if any(_USER_SUBJECT.match(c) for c in clauses[1:]):
         return False
