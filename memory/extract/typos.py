@@ -1,7 +1,7 @@
 """Chat's typos in the few words that tell a change: "swichted to progressive", "mila startd at Bright Horizons",
 "joind PureMotion instaed". A word one slip from one of them (a letter missed, doubled, swapped with the next or
-mistyped, or its letters shuffled between the same first two and last) is read as that word, unless it is a word of
-its own ("stated", "charged", "switches")."""
+mistyped, or its letters shuffled between the same first two and last) is read as that word, unless it is another
+form of one ("change", "starter", "switches") or a word of its own ("stated", "charged", "startled")."""
 from __future__ import annotations
 
 import re
