@@ -55,6 +55,17 @@ august september october november december jan feb mar apr jun jul aug sep sept 
 halloween thanksgiving diwali eid ramadan hanukkah passover new year year's eve day weekend""".split())
 
 
+# "where did I live before I moved to Denver?", "我搬来上海之前住哪": a question about the time before a change presupposes it
+_BEFORE_A_CHANGE = re.compile(r"\b(?:before|prior to)\s+(?:i|we)\s+(?:\w+\s+)?(?:moved|switched|changed|swapped|relocated"
+                              r"|upgraded)\b|(?:搬|换|改|跳槽|来)[^，。？?]{0,12}(?:之前|以前)", re.I)
+
+
+def before_a_change(query: str) -> bool:
+    """Whether a question asks about the time before a change of the user's ("before I switched to the Mac"): what
+    held then no longer holds, even when the change is no statement the rules read."""
+    return _BEFORE_A_CHANGE.search(query) is not None
+
+
 def named_before(query: str) -> str | None:
     """The name a "before …" question is anchored on, if it names one."""
     match = _BEFORE_EN.search(query)

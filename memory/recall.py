@@ -10,7 +10,7 @@ from typing import Callable
 
 import numpy as np
 
-from .before_event import time_before_named, weigh_before_named
+from .before_event import before_a_change, time_before_named, weigh_before_named
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
 from .extract import tokenize_for_search
@@ -381,18 +381,13 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
                 replaced.append(Replaced(attribute, latest, frozenset(answered)))
                 replaced += _closed_beside(parts, attribute, answers, latest, frozenset(answered))
         # a question about before presupposes a change: its answer no longer holds, even when the only value known
-        replaced_since = asks_before or before_named and (said_since or _BEFORE_A_CHANGE.search(query) is not None)
+        replaced_since = asks_before or before_named and (said_since or before_a_change(query))
         if pick and replaced_since and attribute not in HOLDS_MANY:
             for memory_id in answers | {memory_id for _, memory_id in pick}:
                 earlier.setdefault(memory_id, Earlier(attribute, False))
         if pick and not asks_before and attribute in HOLDS_MANY:
             replaced += _kinds_that_left(parts, attribute, timeline)
     return history, earlier, replaced
-
-
-# "where did I live before I moved to Denver?", "我搬来上海之前住哪": a question about the time before a change presupposes it
-_BEFORE_A_CHANGE = re.compile(r"\b(?:before|prior to)\s+(?:i|we)\s+(?:\w+\s+)?(?:moved|switched|changed|swapped|relocated"
-                              r"|upgraded)\b|(?:搬|换|改|跳槽|来)[^，。？?]{0,12}(?:之前|以前)", re.I)
 
 
 def _closed_beside(parts: RecallParts, attribute: str, answers: set[int], since: float,
@@ -1093,14 +1088,15 @@ def _about_users_kin(parts: RecallParts, memory_ids: list[int], query: str) -> f
     named = _people_asked_about(parts, memory_ids, query)
     if own_kin is None and named is None:
         return frozenset()
-    others = parts.store.memories_by_id(parts.index.holding(OTHERS_MARK, memory_ids))
-    kin = {memory_id for memory_id, unit in others.items() if own_kin is not None and own_kin.search(unit.content)}
+    others = parts.index.holding(OTHERS_MARK, memory_ids)
+    units = parts.store.memories_by_id(memory_ids if named is not None else list(others))
+    kin = {memory_id for memory_id in others
+           if own_kin is not None and memory_id in units and own_kin.search(units[memory_id].content)}
     if named is not None:  # and the person's news, whoever it seems to be about ("maya's first week at Sunflower"),
         # not what the user asks about them ("mila keeps bringing home colds from daycare, is that just life now")
         from .extract.facts import asks_anything  # the statement rules, compiled only when needed
 
-        told = parts.store.memories_by_id(memory_ids)
-        kin |= {memory_id for memory_id, unit in told.items()
+        kin |= {memory_id for memory_id, unit in units.items()
                 if named.search(unit.content) and not asks_anything(unit.content)}
     return frozenset(kin)
 

@@ -15,20 +15,20 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     return minilm_engram
 
 
-def test_a_question_naming_a_provider_and_what_it_serves_asks_for_the_provider(engram):
-    remember_daily(engram, ["Car insurance renewed with GEICO, $1,140 for six months for a 2016 Civic",
-                            "Someone dinged my car door in the Target parking lot, is it worth filing a claim?",
-                            "shopped around and switched to Progressive, saving like $400 a year. cancelled the old policy this morning"])
-    found = results_after_all(engram, "Who insures my car at the moment?")
-    assert "Progressive" in found[0].unit.content
-
-
-def test_a_phone_carrier_asked_for_is_no_question_about_the_phone(engram):
-    remember_daily(engram, ["im on the mint mobile 15gb plan rn, its like 20 bucks a month",
-                            "my phone keeps dropping calls in the basement, is that a carrier thing or the phone",
-                            "ok ported my number over to visible yesterday, unlimited for 25"])
-    found = results_after_all(engram, "what phone carrier am I with now?")
-    assert "visible" in found[0].unit.content
+@pytest.mark.parametrize("messages, question, answer", [
+    (["Car insurance renewed with GEICO, $1,140 for six months for a 2016 Civic",
+      "Someone dinged my car door in the Target parking lot, is it worth filing a claim?",
+      "shopped around and switched to Progressive, saving like $400 a year. cancelled the old policy this morning"],
+     "Who insures my car at the moment?", "Progressive"),
+    (["im on the mint mobile 15gb plan rn, its like 20 bucks a month",
+      "my phone keeps dropping calls in the basement, is that a carrier thing or the phone",
+      "ok ported my number over to visible yesterday, unlimited for 25"],
+     "what phone carrier am I with now?", "visible"),  # the carrier, not the phone
+])
+def test_a_question_naming_a_provider_and_what_it_serves_asks_for_the_provider(engram, messages, question, answer):
+    remember_daily(engram, messages)
+    found = results_after_all(engram, question)
+    assert answer in found[0].unit.content
 
 
 def test_a_named_childs_latest_word_is_the_latest_on_their_daycare(engram):

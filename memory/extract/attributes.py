@@ -412,7 +412,9 @@ def _acquired(body: str, lang: str) -> list[AttributeFact]:
     return [AttributeFact(_SWITCH_KINDS[attribute], value)]
 
 
-_ZH_GROUP = re.compile(r"(?:群|俱乐部|跑团|社团|小组|协会|车队|球队)$")
+# a group of people who share a pastime, no employer: "加入了一个叫“山野行”的徒步群"
+ZH_GROUP_WORDS = "群|俱乐部|跑团|社团|小组|协会|车队|球队"
+_ZH_GROUP = re.compile(rf"(?:{ZH_GROUP_WORDS})$")
 _TRAILING_MARKS = re.compile(rf"[\s.!。！~～{EMOJI}\ufe0f]+$")
 # a phone number moved to another network: "终于转到联通了", "换到电信了" (but "宽带转到联通了" is the home's broadband)
 _ZH_CARRIER_SWITCH = re.compile(r"(?<!宽带)(?<!光纤)(?:转到|换到|换成|转去|改成)(?:中国)?(?:移动|联通|电信)(?![^，。,！？\s]{0,4}(?:宽带|光纤))")
@@ -684,7 +686,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  # "i'm an auditor at deloitte btw": a job the lexicon knows, at a place named in any case
                  r"|\b(?:i'?m|i am|we'?re) an? (?:[\w-]+\s+){0,2}(?:" + _JOBS
                  + r") (?:at|for) (?!(?:the moment|home|night|heart|least|most|times|work|all|it|that)\b)\w",
-                 r"上班|入职|跳槽|加入了(?![^，。,！？\s]{0,16}(?:群|俱乐部|跑团|社团|小组|协会|车队|球队)(?:[，。,！？\s]|$))|任职"
+                 r"上班|入职|跳槽|加入了(?![^，。,！？\s]{0,16}(?:" + ZH_GROUP_WORDS + r")(?:[，。,！？\s]|$))|任职"
                  r"|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
                  # "我在字节做产品": a line of work at a place
                  r"|在[^\s，。,！？]{1,8}?(?:做|干|当)(?:产品|运营|开发|设计|销售|市场|测试|算法|前端|后端|客服|财务|人事|HR|行政|编辑"

@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, FIRST_PERSON, TEMPLATES
 from .compress import compress
-from .attributes import CIRCUMSTANCE_EN, UNNAMED, VERB_FIRST, AttributeFact
+from .attributes import CIRCUMSTANCE_EN, UNNAMED, VERB_FIRST, ZH_GROUP_WORDS, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .relations import someone_elses
 from .han import EMOJI, HAN_CHAR
@@ -157,7 +157,7 @@ _MEMORY_RULES = [
     _zh("employer_stop", rf"我{_ZADV}不在(?P<v>.+?)(?:工作|上班)了"),
     # not a group that shares a pastime: "加入了一个叫“山野行”的徒步群"
     _zh("employer_join", rf"我{_ZADV}(?:加入了|加入|入职了|入职|跳槽到了|跳槽到|跳槽去了)"
-                         rf"(?P<v>(?!.*(?:群|俱乐部|跑团|社团|小组|协会|车队|球队)了?$).+?)了?"),
+                         rf"(?P<v>(?!.*(?:{ZH_GROUP_WORDS})了?$).+?)了?"),
     _zh("employer", rf"我{_ZADV}在(?P<v>.+?)(?:工作|上班|任职|实习)了?"),
     _zh("attr", r"我(?:的|(?=最喜欢的))(?P<a>[^，。是]{1,12}?)(?P<be>是|叫)(?P<v>.+?)"),
     _zh("prefer", rf"我{_ZADV}(?:更喜欢|比较喜欢|偏好|更偏好|更倾向于|倾向于|更爱)(?P<v>.+?)"),
