@@ -31,11 +31,12 @@ import numpy as np
 from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR, han_pairs
 from .extract.relations import ASKS_MARK, OTHERS_MARK
+from .extract.word_forms import word_families
 from .model import ASSISTANT_MARK
 from .slots import asks_about_before, asks_as_user
 from .two_events import two_events
 
-__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "asks_present_state", "asks_yes_no", "latest_word_scores",
+__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "TIME_OF_ASKING", "asks_present_state", "asks_yes_no", "latest_word_scores",
            "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
@@ -59,6 +60,9 @@ CHANGE_TOPIC = {
     "local:all-MiniLM-L6-v2": 0.38,
     "local:all-MiniLM-L6-v2-int8": 0.38,
 }
+# words of when and how a question asks ("now", "still", "these days"), never what it is about
+TIME_OF_ASKING = frozenset(tokenize_for_search(
+    "now still these days currently usually anymore moment right today time go get have do nowadays lately"))
 RELEVANT_SHARE = 0.2  # a later statement must score this share of the best match (of the best non-rule match)
 WINDOW = 10  # candidates read after the best match
 HOPS = 3  # an update of an update: A → B → C
@@ -76,8 +80,8 @@ _PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\
 _NOT_TOPICS_ZH = frozenset(
     "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
     "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
-# switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团"
-_ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|调到|调去"
+# switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团", "把照片全迁到阿里云盘了"
+_ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|迁到|迁去|调到|调去"
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)")  # "这学期开始送学校对面的博雅了"
 # what holds now, after what ended: "岩馆卡退了，现在周末都跟朋友去打飞盘"
 _ZH_NOW = re.compile(r"现在|如今|目前|这阵子")
@@ -160,6 +164,8 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     own = set(own_turns(index, ids[: WINDOW + 1], yes_no=True, kin=kin))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     vectors = _MessageVectors(index, names, texts)
+    # a yes/no question's words may be shared by any later end ("my box of old uni stuff got thrown out")
+    asked = set() if yes_no else word_families(set(tokenize_for_search(question)) - TIME_OF_ASKING)
     if settled:
         # a slot's answer is the latest word its rules read; a later change of the user's its words do not know, that
         # names a value ("…so I switched to aqua aerobics at Riverside Baths" after "joined PureGym"), is later still,
@@ -170,7 +176,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         # offline at night, how do I check logs")
         later_ones = [m for m in later_ones if not vectors.asks(m) or vectors.tells_a_change(m) or vectors.names(m)]
     for _ in range(HOPS):
-        later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name])
+        later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name], asked)
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind
@@ -279,16 +285,20 @@ def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates
 
 
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
-                    threshold: float, change_threshold: float) -> int | None:
+                    threshold: float, change_threshold: float, asked: set[str] = frozenset()) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared; closer than
-    `threshold`, or than `change_threshold` for one that tells a change, or naming the same one)."""
+    `threshold`, or than `change_threshold` for one that tells a change, or naming the same one); or one that tells a
+    change, asks nothing and shares with `anchor` a word of the question's (`asked`, word families): "Dr. Kwame Mensah is
+    taking over as my primary supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD
+    now?"."""
     start = index.attrs(anchor)
     if start is None:
         return None
     def on_topic(candidate: int) -> bool:
         cosine = vectors.cosine(candidate, anchor)
         return (cosine >= threshold or vectors.share_a_name(candidate, anchor)
-                or cosine >= change_threshold and vectors.tells_a_change(candidate))
+                or (cosine >= change_threshold or asked & vectors.families(candidate) & vectors.families(anchor)
+                    and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
     return max(filter(on_topic, later), key=lambda c: index.attrs(c)[1], default=None)
@@ -311,6 +321,10 @@ class _MessageVectors(dict):
         if memory_id not in self._text:
             self._text[memory_id] = self._texts([memory_id]).get(memory_id, "")
         return self._text[memory_id]
+
+    def families(self, memory_id: int) -> set[str]:
+        """The word families of a memory's text ("supervisor" and "supervising" meet)."""
+        return word_families(tokenize_for_search(self.text(memory_id)))
 
     def tells_a_change(self, memory_id: int) -> bool:
         """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""

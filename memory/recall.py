@@ -21,8 +21,8 @@ from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
-                          own_turns, topic_words_zh)
+from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, WINDOW, asks_present_state, asks_yes_no,
+                          latest_word_scores, own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
                     asks_as_user)
@@ -80,6 +80,7 @@ _EMPLOYER_NAMED = re.compile(r"\b(?:work(?:s|ed|ing)?|job|role|position|(?:an?|t
                              r"|night|least|most|times|work|all|it|that|this|them|me|us|you|ages|now|a while|the weekend)\b)"
                              r"[a-z][\w&'-]+", re.I)
 SUPERSEDED = "superseded slot value"
+BEFORE_THE_CHANGE = "held before the change the question asks about"  # why a memory is history
 # A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
 # a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
 # ORIGIN_DISCOUNT^(n-1) of its score
@@ -235,6 +236,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     top, read_from = _in_own_words(index, _candidates(ranked, positions[:k], candidates, asked))
     units = parts.store.memories_by_id([c.memory_id for c in top] + list(read_from.values())
                                        + [h.id for h in superseded] + list(earlier))
+    if about_user:
+        top = _told_before_the_change(index, top, units, query, terms)
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
@@ -242,6 +245,10 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                        no_longer, parts.store))
     no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in left_behind
                       if memory_id in units and memory_id not in no_longer})
+    if about_user:
+        no_longer.update({memory_id: BEFORE_THE_CHANGE for memory_id in
+                          _before_the_change(index, [units[c.memory_id] for c in top if c.memory_id in units], query)
+                          if memory_id not in no_longer})
     if then is None and about_user:
         no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in
                           _left_behind_by_words(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
@@ -260,8 +267,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         if c.memory_id not in units:
             continue
         distilled = read_from.get(c.memory_id)
-        results.append(_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE,
-                                     c.why + why_not(c.memory_id) + (why_not(distilled) if distilled else []),
+        why = c.why + why_not(c.memory_id) + (why_not(distilled) if distilled else [])
+        results.append(_recollection(parts, units[c.memory_id], c.score * SCORE_SCALE, list(dict.fromkeys(why)),
                                      valid=valid(c.memory_id) and (distilled is None or valid(distilled))))
         if distilled in units:  # the fact the rules read from the message follows it
             results.append(_recollection(parts, units[distilled], c.score * SCORE_SCALE, c.why + why_not(distilled),
@@ -479,14 +486,25 @@ def _kinds_that_left(parts: RecallParts, attribute: str, timeline: list[tuple[fl
     return found
 
 
+# a Chinese value's shape, where the words of the attribute alone are not one: a school by its name ("蓝天幼儿园"), not
+# "在学校" or "上幼儿园"
+_ZH_VALUE_SHAPES = {
+    "childcare": re.compile(r"(?<=[\u4e00-\u9fffA-Za-z0-9])(?<![在去上的送进到个家所回读念转那这哪新老])"
+                            r"(?:幼儿园|小学|中学|学校|托班|托儿所|早教)|[一二三四五六七八九十\d]小(?![时区孩学朋])"),
+}
+
+
 def names_a_value(text: str, attribute: str) -> bool:
     """Whether a statement on an attribute names a value it could have held: a name ("I'm on T-Mobile"), a value
     of the attribute's kind ("my usual order is an oat flat white", "the payments team", "30 days of spanish", the
     attribute's value words: a job the lexicon knows, "an auditor at deloitte"), a name typed in lower case ("my
     mazda3", "dr patel"), or
-    Chinese words, whose names have no capitals.
+    Chinese words, whose names have no capitals (of a school, its name: "在学校" names none).
     "signed the offer letter tonight" names none: it announced the new job, it held no old one."""
-    if HAN_CHAR.search(text) or _names_a_value_plainly(text, attribute) or _LOWER_NAME.search(text):
+    if HAN_CHAR.search(text):
+        shape = _ZH_VALUE_SHAPES.get(attribute)
+        return shape is None or shape.search(text) is not None
+    if _names_a_value_plainly(text, attribute) or _LOWER_NAME.search(text):
         return True
     kind = attribute.replace("_", " ")  # "the payments team": the kind named with what it is
     return re.search(rf"\b(?!(?:the|a|an|my|our|new|old)\b)[a-z][\w-]+ {re.escape(kind)}\b", text, re.I) is not None
@@ -599,10 +617,8 @@ def _earlier_mentions(index: HybridIndex, replaced: list[Replaced], shown: list[
 
 
 _BEFORE_WORDS = frozenset(tokenize_for_search("before prior"))
-# words of when and how a question asks ("now", "still", "these days", 现在), never what it is about
-_TIME_OF_ASKING = frozenset(tokenize_for_search(
-    "now still these days currently usually anymore moment right today time go get have do nowadays lately"))
-# … and in Chinese, with the words that only frame a change ("开始", "终于"), which say nothing of its topic
+# words of when and how a Chinese question asks (现在; `TIME_OF_ASKING` in English), never what it is about, with the
+# words that only frame a change ("开始", "终于"), which say nothing of its topic
 _TIME_OF_ASKING_ZH = frozenset(("现在", "最近", "目前", "如今", "平时", "一般", "还是", "已经", "一直", "今天", "每天", "这阵子",
                                 "这段时间", "这些天", "时间", "开始", "终于"))
 
@@ -636,11 +652,79 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     if chinese:
         topic = _han_topic_words(" ".join(own_clauses(told)))
     else:
-        topic = word_families(set(terms) - _TIME_OF_ASKING) & _families_of(told)
+        topic = word_families(set(terms) - TIME_OF_ASKING) & _families_of(told)
     words_of = _han_topic_words if chinese else _families_of
     said_at = index.attrs(latest.id)[1]
-    return {u.id for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at
-            and topic & words_of(" ".join(own_clauses(u.content)))}
+    earlier = [u for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at]
+    left = {u.id for u in earlier if topic & words_of(" ".join(own_clauses(u.content)))}
+    if left or chinese:
+        return left
+    # a change told in words of its own ("facilities reshuffled everyone, i'm down on level 3 now, 3-207" for "what's my
+    # parking spot number at work now?"): what it left behind is the user's best-ranked earlier word that shares a word
+    # of the question and names something ("got assigned parking spot B-14 in the garage")
+    asked = word_families(set(terms) - TIME_OF_ASKING)
+    replaced = next((u for u in earlier if asked & _families_of(" ".join(own_clauses(u.content)))
+                     and _names_something(u.content)), None)
+    return {replaced.id} if replaced is not None else set()
+
+
+# a name or a number inside a sentence (not the capital that starts one, nor a bare "I"): "parking spot B-14", "a
+# ThinkPad X1 Carbon", "Tuesdays and Thursdays"
+_NAMED_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*|\d")
+
+
+def _names_something(text: str) -> bool:
+    return _NAMED_INSIDE.search(text.strip()) is not None
+
+
+def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,
+                            terms: list[str]) -> list[Candidate]:
+    """A question about what held before a change ("我换药之前吃的是什么抗过敏药？") is not answered by the user's word that
+    tells the change ("医生给我换了个药，现在吃依巴斯汀"): when that comes first and one of the next two is the user's
+    earlier word on a topic of the question ("医生开的氯雷他定"), the earlier goes first."""
+    if (len(top) < 2 or top[0].rule or not (asks_about_before(query) or before_a_change(query))
+            or any(c.memory_id not in units for c in top[:3])):
+        return top
+    first = units[top[0].memory_id]
+    ids = [c.memory_id for c in top[:3]]
+    not_told = _not_told(index, ids)
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only when needed
+
+    if first.type != "chat_turn" or first.id in not_told or not tells_a_change(first.content):
+        return top
+    chinese = HAN_CHAR.search(query) is not None
+    asked = (_han_topic_words(query) if chinese
+             else word_families(set(terms) - TIME_OF_ASKING - _BEFORE_WORDS))
+    words_of = _han_topic_words if chinese else _families_of
+    said_at = index.attrs(first.id)[1]
+    for position, c in enumerate(top[1:3], start=1):
+        unit = units[c.memory_id]
+        if (unit.type == "chat_turn" and unit.id not in not_told and index.attrs(unit.id)[1] < said_at
+                and asked & words_of(unit.content)):
+            moved = replace(c, score=top[0].score * 1.05)  # `_before_the_change` then says why
+            return [moved, *top[:position], *top[position + 1:]]
+    return top
+
+
+def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str) -> set[int]:
+    """A question about what held before a change ("what floor was our office on before we got moved down?", "我之前的导师是
+    谁？") presupposes one: its answer, the user's word first among the results, no longer holds when one of the next two
+    is a later word of the user's that tells a change ("downsized AGAIN. we're on 4 now")."""
+    if not shown or shown[0].type != "chat_turn" or not (asks_about_before(query) or before_a_change(query)):
+        return set()
+    ids = [u.id for u in shown[:3]]
+    not_told = _not_told(index, ids)
+    answer = shown[0]
+    own = (HAN_CHAR.search(answer.content) is not None
+           or any(index.holding(mark, [answer.id]) for mark in ("§said", "§told")))
+    if not own or answer.id in not_told:
+        return set()
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only when needed
+
+    said_at = index.attrs(answer.id)[1]
+    changed = any(u.type == "chat_turn" and u.id not in not_told - index.holding(OTHERS_MARK, [u.id])
+                  and index.attrs(u.id)[1] > said_at and tells_a_change(u.content) for u in shown[1:3])
+    return {answer.id} if changed else set()
 
 
 def _families_of(text: str) -> set[str]:

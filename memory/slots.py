@@ -383,7 +383,9 @@ SLOTS: tuple[Slot, ...] = (
                      # a medicine to keep from the user: "are there any meds i'm supposed to stay away from?", "is there a
                      # drug doctors should never give me?"
                      "stay away from", "never give me", "not to give me", "shouldn't be given", "should not be given",
-                     "can't take", "cannot take", "shouldn't take", "should not take"),
+                     "can't take", "cannot take", "shouldn't take", "should not take",
+                     # "which drug do I react badly to?"
+                     "react badly", "reacts badly", "bad reaction", "reaction to"),
         holds_many=True,
     ),
     Slot(

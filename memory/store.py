@@ -413,6 +413,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # grandson, the user's news after what someone else did ("房东要卖房 只能搬了 现在住回龙观"), a question with only an
     # aside after it ("who won the football last night? missed it")
     ("m040_statement_marks", m008_statement_marks),
+    # stop 50: "found a new guy tho" and "年后又搬了" tell the user's news, so does "最近在做心理咨询"; "my stylist" is who
+    # does the user's hair; what 把 moves is a thing ("把照片全迁到阿里云盘了" is no move of the user's)
+    ("m041_statement_marks", m008_statement_marks),
 ]
 
 

@@ -494,13 +494,14 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we'v
                            r"|\bbeing an? (?:[\w-]+\s+){0,2}(?:" + _JOBS + r"|[a-z]+(?:grapher|ologist|ician))\b"
                            r"(?! (?:must|would|seems|sounds|looks)\b)",
                            re.I)
-# Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽".
+# Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽", "年后又搬了".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
+    r"|在做(?!什么|啥)"  # "最近在做心理咨询"
     r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
@@ -532,6 +533,7 @@ VERB_FIRST = re.compile(
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!(?:thinking|considering|planning|wondering|meaning|hoping|dreaming|looking|debating)\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
+    r"|found (?:a|an|my) (?:new|different|better|cheaper|good|great)\b"  # "found a new guy tho, Marco's Cycle Garage"
     r"|born and (?:raised|bred)|grew up)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -642,6 +644,8 @@ _NATIONALITY = ("brazilian|mexican|canadian|american|british|english|scottish|we
                 "|filipino|filipina|indonesian|malaysian|singaporean|indian|pakistani|bangladeshi|sri lankan|nepali"
                 "|iranian|iraqi|israeli|lebanese|egyptian|moroccan|nigerian|ghanaian|kenyan|ethiopian|south african"
                 "|australian|kiwi|argentinian|argentine|chilean|colombian|peruvian|venezuelan|cuban|jamaican")
+# what 把 moves is a thing, not the user: "周末把照片全迁到阿里云盘了", "把沙发搬到客厅" (but "把家搬到了苏州" is a move)
+_NOT_A_THING_MOVED = "".join(rf"(?<!把[^家，。,！？\s]{'.' * n})" for n in range(8))
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number|desk)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
@@ -658,9 +662,10 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|搬到|搬去|搬进|搬完家|搬好家|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
+                      r"住在|住进|" + _NOT_A_THING_MOVED + r"(?:搬到|搬去|搬进|迁到)|搬完家|搬好家"
+                      r"|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
-                      r"|定居|租了|买了.{0,4}房|迁到|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回|(?:租|买)的房子?在"
+                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回|(?:租|买)的房子?在"
                       # "我住望京这边": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
                       r"|(?:我|我们|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
@@ -793,7 +798,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r" (?:over )?(?:w/?|with|to) (?:" + _INSURER + r"))\b",
                 r"保险|车险|医保|保单|投保|续保|" + _ZH_INSURER),
     # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
-    "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:fresh|new) (?:cut|fade|trim)"
+    "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:my|our) stylist|(?:fresh|new) (?:cut|fade|trim)"
                r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?"
                # a barber's by its kind of name: "fade factory", "kings clippers", "blade room"
                r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)|[a-z]+ (?:fades|clippers))\b",

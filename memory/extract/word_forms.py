@@ -72,12 +72,12 @@ def stem_forms(stem: Callable[[str], str]) -> dict[str, str]:
     return forms
 
 
-_DERIVED = re.compile(r"(?<=[a-z]{3})(?:ist|ian|er|[eioy])$")
+_DERIVED = re.compile(r"(?<=[a-z]{3})(?:ist|ian|er|or|[eioy])$")
 
 
 def word_families(stems: Iterable[str]) -> set[str]:
     """English stems by word family, for comparing words rather than indexing them: "therapist" and "therapy",
-    "swimmer" and "swim", "pianist" and "piano", "teacher" and "teach" meet. A suffix goes only when four
+    "swimmer" and "swim", "pianist" and "piano", "teacher" and "teach", "supervisor" and "supervising" meet. A suffix goes only when four
     letters are left (or three after a doubled one: "runner", "run"), so "care" stays apart from "car"; a
     Chinese word is its own family."""
     families = set()

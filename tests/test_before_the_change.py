@@ -1,0 +1,152 @@
+"""What a change leaves behind, and the time before it: a change told in words of its own leaves behind the user's
+earlier word that answered the question ("i'm down on level 3 now, 3-207" after "parking spot B-14"); a later change
+that shares a word of the question with the best match is the latest word ("… is taking over as my supervisor"); a
+question about the time before a change is answered by the word before it, which no longer holds; and the statements
+that tell such changes ("found a new guy", "年后又搬了", 把 moving a thing, "my stylist", "最近在做心理咨询")."""
+import pytest
+
+from memory.extract.attributes import statement_marks
+from memory.extract.word_forms import word_families
+from memory.recall import names_a_value
+from tests.helpers import by_text, remember_daily, results_after_all
+
+
+@pytest.fixture
+def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
+    return minilm_engram
+
+
+def test_a_change_told_in_its_own_words_leaves_behind_the_earlier_word_that_answered_the_question(engram):
+    remember_daily(engram, ["got assigned locker C-22 in the staff room at work, right next to the kettle",
+                            "someone keeps leaving their wet umbrella in front of my locker smh",
+                            "management reshuffled everyone as of monday, i'm down in the basement now, new number is 118. so "
+                            "dark lol"])
+    found = results_after_all(engram, "what's my locker number at work now?")
+    assert "118" in found[0].unit.content
+    assert by_text(found, "C-22").valid is False
+    assert by_text(found, "wet umbrella").valid is True  # it names nothing: no value the change replaced
+
+
+def test_a_change_that_shares_a_word_of_the_question_with_the_best_match_is_the_latest_word(engram):
+    remember_daily(engram, ["my thesis supervisor is Prof. Halloran. lovely man but answers emails roughly once a month",
+                            "thesis word count is at 38k. send coffee",
+                            "ok it's official, Dr. Amara Osei is taking over as my main supervisor since the "
+                            "sabbatical got approved. first meeting friday"])
+    found = results_after_all(engram, "remind me who's supervising my PhD now?")
+    assert "Osei" in found[0].unit.content
+    assert by_text(found, "Halloran").valid is False
+
+
+def test_supervisor_and_supervising_are_one_word_family():
+    assert word_families(["supervisor"]) == word_families(["supervis"])  # the stems of both
+    assert word_families(["color"]) == {"color"}  # three letters left: no suffix goes
+
+
+@pytest.mark.parametrize("messages, question, before, after", [
+    (["we moved up to the 9th floor this week, you can see the whole harbour from my desk",
+      "best standing desk under $400?",
+      "downsized AGAIN. we're on 2 now, right next to the bins 😭"],
+     "what floor was our office on before we got moved down?", "9th floor", "on 2 now"),
+    (["研一开学了，导师是周教授，做计算机视觉方向的",
+      "组会汇报PPT怎么做才不会被骂",
+      "原来的老板调去北京了，我现在转到孙老师组里，组会改到周四晚上"],
+     "我之前的导师是谁？", "周教授", "孙老师"),
+])
+def test_the_answer_to_a_question_about_before_a_change_no_longer_holds(engram, messages, question, before, after):
+    remember_daily(engram, messages)
+    found = results_after_all(engram, question)
+    assert before in found[0].unit.content
+    assert found[0].valid is False
+    assert by_text(found, after).valid is True
+
+
+def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engram):
+    remember_daily(engram, ["过敏性鼻炎又犯了，医生开的西替利嗪，一天一粒",
+                            "春天花粉好多，出门戴什么口罩好",
+                            "复诊了，医生给我换了个药，现在吃依巴斯汀，白天不怎么犯困了"])
+    found = results_after_all(engram, "我换药之前吃的是什么抗过敏药？")
+    assert "西替利嗪" in found[0].unit.content
+    assert found[0].valid is False
+
+
+def test_a_question_about_before_without_a_later_change_leaves_its_answer_true(engram):
+    remember_daily(engram, ["I always have a banana and peanut butter before a long run",
+                            "what's a good playlist for a 10k?",
+                            "ran my first half marathon today, legs are jelly"])
+    found = results_after_all(engram, "what do I eat before a long run?")
+    assert "banana" in found[0].unit.content
+    assert found[0].valid is True
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("wait the old shop closed?? sign on the door and everything. found a new guy tho, Dino's Cycle Works, cheaper too",
+     "§told"),  # the user's news, "I" dropped
+    ("年后又搬了😂 房东要卖房，现在住临平那边，通勤多了半小时", "§home_location"),  # 搬了, the user's, before the landlord's news
+    ("最近在做心理咨询，咨询师姓林，两周一次", "§therapist"),  # 在做, the user's
+    ("My stylist is Petra at Cut Above, she's the only one who gets my curls", "§barber"),
+    ("我们把家搬到了苏州", "§home_location"),  # 把家: a move
+])
+def test_statements_that_tell_a_change_of_the_users(text, mark):
+    assert mark in statement_marks(text)
+
+
+@pytest.mark.parametrize("text", ["把沙发搬到客厅了", "这周末把照片全迁到阿里云盘了"])
+def test_a_thing_moved_is_no_move_of_the_users(text):
+    assert "§home_location" not in statement_marks(text)
+
+
+def test_a_chinese_school_is_named_by_its_name():
+    assert names_a_value("早上好 刚把闺女送去蓝天幼儿园，中二班", "childcare")
+    assert names_a_value("年后闺女转到实验二小了", "childcare")
+    assert not names_a_value("孩子老是在学校感冒，有什么增强抵抗力的办法", "childcare")
+    assert not names_a_value("小孩不想上幼儿园怎么哄比较好", "childcare")
+
+
+def test_a_question_with_context_about_school_is_no_later_word_on_the_childs_kindergarten(engram):
+    remember_daily(engram, ["早上好呀☀️ 刚把儿子送去向日葵幼儿园，小三班，一路哭着说不想去哈哈",
+                            "幼儿园午睡要给孩子带些什么",
+                            "孩子老是在学校感冒，有什么增强抵抗力的办法"])
+    found = results_after_all(engram, "我儿子上的哪个幼儿园？")
+    assert "向日葵幼儿园" in found[0].unit.content
+    assert found[0].valid is True
+
+
+def test_a_drug_the_user_reacts_badly_to_is_an_allergy(engram):
+    remember_daily(engram, ["fyi I'm allergic to sulfa drugs — broke out in hives all over as a teenager",
+                            "doctor put me on antibiotics for a chest infection, how long till they kick in?",
+                            "can hives be caused by stress? my neck goes blotchy before every meeting"])
+    assert "sulfa" in results_after_all(engram, "which drug do I react badly to?")[0].unit.content
+
+
+def test_a_reason_is_given_once_when_the_turn_and_its_fact_are_both_left_behind(engram):
+    remember_daily(engram, ["my go-to bike shop is Spoke & Chain on 5th, they trued my wheel for $15",
+                            "flat tire AGAIN. is it the tubes or the pressure",
+                            "spoke & chain closed down. found a new guy tho, Dino's Cycle Works over in Eastlake"])
+    found = results_after_all(engram, "where do I get my bike fixed now?")
+    for rec in found:
+        assert len(rec.why) == len(set(rec.why))
+
+
+def test_a_chinese_switch_by_migrating_is_the_latest_word(engram):
+    remember_daily(engram, ["手机照片都备份在百度网盘，还开了年费超级会员",
+                            "照片太多了有什么好的整理方法吗",
+                            "这周末把照片全迁到坚果云了，限速那家拜拜👋 会员到期也不续了"])
+    found = results_after_all(engram, "我现在照片是备份在哪个网盘？")
+    assert "坚果云" in found[0].unit.content
+
+
+@pytest.mark.parametrize("messages, question, answer", [
+    (["new bank is Starling btw, card pin is 4471 don't let me forget lol",
+      "how do I set up a standing order for rent?",
+      "got charged a foreign transaction fee in Lisbon, is that normal for banks?"],
+     "which bank am I with?", "Starling"),  # the later word asks
+    (["gousto box arrived, 3 meals for 2 this week. the halloumi one looks good",
+      "recipe for banana bread that doesn't need eggs?",
+      "paused gousto indefinitely. honestly cooking from scratch is cheaper",
+      "my box of old uni stuff finally got thrown out lol"],
+     "am I still getting one of those recipe boxes?", "paused gousto"),  # a yes/no question: any end shares its words
+])
+def test_a_shared_word_of_the_question_raises_no_later_word_that_asks_or_answers_a_yes_no_question(engram, messages,
+                                                                                                   question, answer):
+    remember_daily(engram, messages)
+    assert answer in results_after_all(engram, question)[0].unit.content
