@@ -722,8 +722,10 @@ def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str) 
     from .extract.attributes import tells_a_change  # the statement rules, compiled only when needed
 
     said_at = index.attrs(answer.id)[1]
-    changed = any(u.type == "chat_turn" and u.id not in not_told - index.holding(OTHERS_MARK, [u.id])
-                  and index.attrs(u.id)[1] > said_at and tells_a_change(u.content) for u in shown[1:3])
+    # the change may follow someone else's news: "原来的老板调去深圳了，我现在转到刘老师组里"
+    asking = index.holding(ASKS_MARK, ids) | index.holding(QUESTIONS_MARK, ids) | index.holding(ASSISTANT_MARK, ids)
+    changed = any(u.type == "chat_turn" and u.id not in asking and index.attrs(u.id)[1] > said_at
+                  and tells_a_change(u.content) for u in shown[1:3])
     return {answer.id} if changed else set()
 
 

@@ -8,7 +8,7 @@ import pytest
 from memory.extract.attributes import statement_marks
 from memory.extract.word_forms import word_families
 from memory.recall import names_a_value
-from tests.helpers import by_text, remember_daily, results_after_all
+from tests.helpers import at, by_text, remember_daily, results_after_all
 
 
 @pytest.fixture
@@ -150,3 +150,24 @@ def test_a_shared_word_of_the_question_raises_no_later_word_that_asks_or_answers
                                                                                                    question, answer):
     remember_daily(engram, messages)
     assert answer in results_after_all(engram, question)[0].unit.content
+
+
+def test_a_new_place_named_in_chinese_is_the_latest_word(engram):
+    remember_daily(engram, ["我一般在「指尖小铺」做美甲，店长手艺超好，每次都约她",
+                            "猫眼美甲一般能保持多久啊",
+                            "店长上个月自己出来开店了，我就跟着她走了，新店叫 Glossy 9，在万象城B1"])
+    found = results_after_all(engram, "我现在做指甲是去哪家店？")
+    assert "Glossy 9" in found[0].unit.content
+
+
+def test_a_later_change_that_answers_the_question_in_its_own_right_is_the_latest_word(engram):
+    # one conversation: the question's word reaches the change through the turn before it (both-sided context)
+    for n, text in enumerate(["My GP is Dr Mensah at the Elm Road practice, she's brilliant.",
+                              "What questions should I ask at an appointment about migraines?",
+                              "Had to register with a new surgery after the move, so I'm with Dr Haddad now. Seems nice "
+                              "enough.",
+                              "How long does it usually take for a repeat prescription to move between pharmacies?"]):
+        engram.remember(text, at=at(f"2025-0{n + 1}-01T09:00:00"), message_id=f"m{n}", session_id="chat")
+    found = results_after_all(engram, "Who's my GP at the moment?")
+    assert "Haddad" in found[0].unit.content
+    assert by_text(found, "Mensah").valid is False

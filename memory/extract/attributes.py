@@ -798,7 +798,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r" (?:over )?(?:w/?|with|to) (?:" + _INSURER + r"))\b",
                 r"保险|车险|医保|保单|投保|续保|" + _ZH_INSURER),
     # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
-    "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:my|our) stylist|(?:fresh|new) (?:cut|fade|trim)"
+    "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:my|our) stylist"
+               r"|(?:fresh|new) (?:cut|fade|trim)"
                r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?"
                # a barber's by its kind of name: "fade factory", "kings clippers", "blade room"
                r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)|[a-z]+ (?:fades|clippers))\b",

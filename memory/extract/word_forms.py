@@ -77,9 +77,9 @@ _DERIVED = re.compile(r"(?<=[a-z]{3})(?:ist|ian|er|or|[eioy])$")
 
 def word_families(stems: Iterable[str]) -> set[str]:
     """English stems by word family, for comparing words rather than indexing them: "therapist" and "therapy",
-    "swimmer" and "swim", "pianist" and "piano", "teacher" and "teach", "supervisor" and "supervising" meet. A suffix goes only when four
-    letters are left (or three after a doubled one: "runner", "run"), so "care" stays apart from "car"; a
-    Chinese word is its own family."""
+    "swimmer" and "swim", "pianist" and "piano", "teacher" and "teach", "supervisor" and "supervising" meet. A
+    suffix goes only when four letters are left (or three after a doubled one: "runner", "run"), so "care" stays
+    apart from "car"; a Chinese word is its own family."""
     families = set()
     for stem in stems:
         root = _DERIVED.sub("", stem) if stem.isascii() else stem
