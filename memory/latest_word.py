@@ -37,7 +37,7 @@ from .slots import asks_about_before, asks_as_user
 from .two_events import two_events
 
 __all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "TIME_OF_ASKING", "asks_present_state", "asks_yes_no",
-           "latest_word_scores", "topic_words_zh"]
+           "latest_word_scores", "names_something", "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -127,6 +127,17 @@ def asks_present_state(question: str) -> bool:
     past = (asks_about_before(question) or _PAST_TENSE.search(question) or _PERIOD.search(question)
             or two_events(question) is not None)  # "how many days passed between …", "which came first, … or …"
     return asks_as_user(question) and not past
+
+
+# a name or a number inside a sentence (not the capital that starts one, nor a bare "I"): "parking spot B-14", "a
+# ThinkPad X1 Carbon", "Tuesdays and Thursdays"
+_NAMED_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*|\d")
+
+
+def names_something(text: str) -> bool:
+    """Whether a text names someone or something by a capital inside a sentence or a number ("I'm with Dr Lindqvist
+    now", "spot B-14"); not "got a new ergonomic mouse for my desk"."""
+    return _NAMED_INSIDE.search(text.strip()) is not None
 
 
 def asks_yes_no(question: str) -> bool:
@@ -298,8 +309,9 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
                     answering: set[int] = frozenset()) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared; closer than
     `threshold`, or than `change_threshold` for one that tells a change, or naming the same one); or one that tells a
-    change, asks nothing and answers the question in its own right: one of `answering` ("had to register with a new
-    surgery after the move, so I'm with Dr Lindqvist now" for "who's my GP at the moment?"), or one that shares with
+    change, asks nothing and answers the question in its own right: one of `answering` that names something ("had to
+    register with a new surgery after the move, so I'm with Dr Lindqvist now" for "who's my GP at the moment?"; not
+    "got a new ergonomic mouse for my desk" for "which hand do I write with?"), or one that shares with
     `anchor` a word of the question's (`asked`, word families: "Dr. Kwame Mensah is taking over as my primary
     supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD now?")."""
     start = index.attrs(anchor)
@@ -309,7 +321,8 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
         cosine = vectors.cosine(candidate, anchor)
         return (cosine >= threshold or vectors.share_a_name(candidate, anchor)
                 or (cosine >= change_threshold
-                    or (candidate in answering or asked & vectors.families(candidate) & vectors.families(anchor))
+                    or (candidate in answering and names_something(vectors.text(candidate))
+                        or asked & vectors.families(candidate) & vectors.families(anchor))
                     and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]

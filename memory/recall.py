@@ -22,7 +22,7 @@ from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, WINDOW, asks_present_state, asks_yes_no,
-                          latest_word_scores, own_turns, topic_words_zh)
+                          latest_word_scores, names_something, own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
                     asks_as_user)
@@ -664,17 +664,8 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     # of the question and names something ("got assigned parking spot B-14 in the garage")
     asked = word_families(set(terms) - TIME_OF_ASKING)
     replaced = next((u for u in earlier if asked & _families_of(" ".join(own_clauses(u.content)))
-                     and _names_something(u.content)), None)
+                     and names_something(u.content)), None)
     return {replaced.id} if replaced is not None else set()
-
-
-# a name or a number inside a sentence (not the capital that starts one, nor a bare "I"): "parking spot B-14", "a
-# ThinkPad X1 Carbon", "Tuesdays and Thursdays"
-_NAMED_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*|\d")
-
-
-def _names_something(text: str) -> bool:
-    return _NAMED_INSIDE.search(text.strip()) is not None
 
 
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,

@@ -171,3 +171,15 @@ def test_a_later_change_that_answers_the_question_in_its_own_right_is_the_latest
     found = results_after_all(engram, "Who's my GP at the moment?")
     assert "Haddad" in found[0].unit.content
     assert by_text(found, "Mensah").valid is False
+
+
+def test_a_later_change_that_names_nothing_does_not_answer_in_its_own_right(engram):
+    for n, text in enumerate(["good morning! coffee in hand, ready to be productive-ish",
+                              "hiii sorry been MIA, life's been nuts — oh did i ever tell you i'm left-handed? the new "
+                              "desk setup at work is all backwards for me lol. anyway what's up",
+                              "my handwriting is terrible, should i try a calligraphy class",
+                              "got a new ergonomic mouse for my desk, wrist feels better already"]):
+        engram.remember(text, at=at(f"2025-0{n + 1}-01T09:00:00"), message_id=f"m{n}", session_id="chat")
+    found = results_after_all(engram, "which hand do I write with?")
+    assert "left-handed" in found[0].unit.content
+    assert found[0].valid is True
