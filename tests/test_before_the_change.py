@@ -111,13 +111,6 @@ def test_a_question_with_context_about_school_is_no_later_word_on_the_childs_kin
     assert found[0].valid is True
 
 
-def test_a_drug_the_user_reacts_badly_to_is_an_allergy(engram):
-    remember_daily(engram, ["fyi I'm allergic to sulfa drugs — broke out in hives all over as a teenager",
-                            "doctor put me on antibiotics for a chest infection, how long till they kick in?",
-                            "can hives be caused by stress? my neck goes blotchy before every meeting"])
-    assert "sulfa" in results_after_all(engram, "which drug do I react badly to?")[0].unit.content
-
-
 def test_a_reason_is_given_once_when_the_turn_and_its_fact_are_both_left_behind(engram):
     remember_daily(engram, ["my go-to bike shop is Spoke & Chain on 5th, they trued my wheel for $15",
                             "flat tire AGAIN. is it the tubes or the pressure",
@@ -125,14 +118,6 @@ def test_a_reason_is_given_once_when_the_turn_and_its_fact_are_both_left_behind(
     found = results_after_all(engram, "where do I get my bike fixed now?")
     for rec in found:
         assert len(rec.why) == len(set(rec.why))
-
-
-def test_a_chinese_switch_by_migrating_is_the_latest_word(engram):
-    remember_daily(engram, ["手机照片都备份在百度网盘，还开了年费超级会员",
-                            "照片太多了有什么好的整理方法吗",
-                            "这周末把照片全迁到坚果云了，限速那家拜拜👋 会员到期也不续了"])
-    found = results_after_all(engram, "我现在照片是备份在哪个网盘？")
-    assert "坚果云" in found[0].unit.content
 
 
 @pytest.mark.parametrize("messages, question, answer", [
@@ -152,34 +137,50 @@ def test_a_shared_word_of_the_question_raises_no_later_word_that_asks_or_answers
     assert answer in results_after_all(engram, question)[0].unit.content
 
 
-def test_a_new_place_named_in_chinese_is_the_latest_word(engram):
-    remember_daily(engram, ["我一般在「指尖小铺」做美甲，店长手艺超好，每次都约她",
-                            "猫眼美甲一般能保持多久啊",
-                            "店长上个月自己出来开店了，我就跟着她走了，新店叫 Glossy 9，在万象城B1"])
-    found = results_after_all(engram, "我现在做指甲是去哪家店？")
-    assert "Glossy 9" in found[0].unit.content
-
-
 def test_a_later_change_that_answers_the_question_in_its_own_right_is_the_latest_word(engram):
-    # one conversation: the question's word reaches the change through the turn before it (both-sided context)
-    for n, text in enumerate(["My GP is Dr Mensah at the Elm Road practice, she's brilliant.",
-                              "What questions should I ask at an appointment about migraines?",
-                              "Had to register with a new surgery after the move, so I'm with Dr Haddad now. Seems nice "
-                              "enough.",
-                              "How long does it usually take for a repeat prescription to move between pharmacies?"]):
-        engram.remember(text, at=at(f"2025-0{n + 1}-01T09:00:00"), message_id=f"m{n}", session_id="chat")
+    # one conversation: the question's word reaches the change through the turn before it
+    remember_in_one_chat(engram, ["My GP is Dr Mensah at the Elm Road practice, she's brilliant.",
+                               "What questions should I ask at an appointment about migraines?",
+                               "Had to register with a new surgery after the move, so I'm with Dr Haddad now. Seems nice "
+                               "enough.",
+                               "How long does it usually take for a repeat prescription to move between pharmacies?"])
     found = results_after_all(engram, "Who's my GP at the moment?")
     assert "Haddad" in found[0].unit.content
     assert by_text(found, "Mensah").valid is False
 
 
 def test_a_later_change_that_names_nothing_does_not_answer_in_its_own_right(engram):
-    for n, text in enumerate(["good morning! coffee in hand, ready to be productive-ish",
-                              "hiii sorry been MIA, life's been nuts — oh did i ever tell you i'm left-handed? the new "
-                              "desk setup at work is all backwards for me lol. anyway what's up",
-                              "my handwriting is terrible, should i try a calligraphy class",
-                              "got a new ergonomic mouse for my desk, wrist feels better already"]):
-        engram.remember(text, at=at(f"2025-0{n + 1}-01T09:00:00"), message_id=f"m{n}", session_id="chat")
+    remember_in_one_chat(engram, ["good morning! coffee in hand, ready to be productive-ish",
+                               "hiii sorry been MIA, life's been nuts — oh did i ever tell you i'm left-handed? the new "
+                               "desk setup at work is all backwards for me lol. anyway what's up",
+                               "my handwriting is terrible, should i try a calligraphy class",
+                               "got a new ergonomic mouse for my desk, wrist feels better already"])
     found = results_after_all(engram, "which hand do I write with?")
     assert "left-handed" in found[0].unit.content
     assert found[0].valid is True
+
+
+@pytest.mark.parametrize("messages, question, answer", [
+    (["fyi I'm allergic to sulfa drugs — broke out in hives all over as a teenager",
+      "doctor put me on antibiotics for a chest infection, how long till they kick in?",
+      "can hives be caused by stress? my neck goes blotchy before every meeting"],
+     "which drug do I react badly to?", "sulfa"),  # an allergy asked of by its reaction
+    (["手机照片都备份在百度网盘，还开了年费超级会员",
+      "照片太多了有什么好的整理方法吗",
+      "这周末把照片全迁到坚果云了，限速那家拜拜👋 会员到期也不续了"],
+     "我现在照片是备份在哪个网盘？", "坚果云"),  # 迁到: a switch
+    (["我一般在「指尖小铺」做美甲，店长手艺超好，每次都约她",
+      "猫眼美甲一般能保持多久啊",
+      "店长上个月自己出来开店了，我就跟着她走了，新店叫 Glossy 9，在万象城B1"],
+     "我现在做指甲是去哪家店？", "Glossy 9"),  # a new place named: a switch
+])
+def test_the_users_latest_word_comes_first(engram, messages, question, answer):
+    remember_daily(engram, messages)
+    assert answer in results_after_all(engram, question)[0].unit.content
+
+
+def remember_in_one_chat(engram, texts: list[str]) -> None:
+    """Messages m0, m1, … one a month from January 2025, in one conversation: each turn's context keys hold the turns
+    before it (both-sided context)."""
+    for n, text in enumerate(texts):
+        engram.remember(text, at=at(f"2025-0{n + 1}-01T09:00:00"), message_id=f"m{n}", session_id="chat")
