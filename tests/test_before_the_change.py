@@ -19,7 +19,8 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
 def test_a_change_told_in_its_own_words_leaves_behind_the_earlier_word_that_answered_the_question(engram):
     remember_daily(engram, ["got assigned locker C-22 in the staff room at work, right next to the kettle",
                             "someone keeps leaving their wet umbrella in front of my locker smh",
-                            "management reshuffled everyone as of monday, i'm down in the basement now, new number is 118. so "
+                            "management reshuffled everyone as of monday, i'm down in the basement now, new number is "
+                            "118. so "
                             "dark lol"])
     found = results_after_all(engram, "what's my locker number at work now?")
     assert "118" in found[0].unit.content
@@ -28,7 +29,8 @@ def test_a_change_told_in_its_own_words_leaves_behind_the_earlier_word_that_answ
 
 
 def test_a_change_that_shares_a_word_of_the_question_with_the_best_match_is_the_latest_word(engram):
-    remember_daily(engram, ["my thesis supervisor is Prof. Halloran. lovely man but answers emails roughly once a month",
+    remember_daily(engram, ["my thesis supervisor is Prof. Halloran. lovely man but answers emails roughly once a "
+                            "month",
                             "thesis word count is at 38k. send coffee",
                             "ok it's official, Dr. Amara Osei is taking over as my main supervisor since the "
                             "sabbatical got approved. first meeting friday"])
@@ -141,7 +143,8 @@ def test_a_later_change_that_answers_the_question_in_its_own_right_is_the_latest
     # one conversation: the question's word reaches the change through the turn before it
     remember_in_one_chat(engram, ["My GP is Dr Mensah at the Elm Road practice, she's brilliant.",
                                "What questions should I ask at an appointment about migraines?",
-                               "Had to register with a new surgery after the move, so I'm with Dr Haddad now. Seems nice "
+                               "Had to register with a new surgery after the move, so I'm with Dr Haddad now. "
+                               "Seems nice "
                                "enough.",
                                "How long does it usually take for a repeat prescription to move between pharmacies?"])
     found = results_after_all(engram, "Who's my GP at the moment?")
@@ -151,7 +154,8 @@ def test_a_later_change_that_answers_the_question_in_its_own_right_is_the_latest
 
 def test_a_later_change_that_names_nothing_does_not_answer_in_its_own_right(engram):
     remember_in_one_chat(engram, ["good morning! coffee in hand, ready to be productive-ish",
-                               "hiii sorry been MIA, life's been nuts — oh did i ever tell you i'm left-handed? the new "
+                               "hiii sorry been MIA, life's been nuts — oh did i ever tell you i'm left-handed? "
+                               "the new "
                                "desk setup at work is all backwards for me lol. anyway what's up",
                                "my handwriting is terrible, should i try a calligraphy class",
                                "got a new ergonomic mouse for my desk, wrist feels better already"])
