@@ -30,7 +30,7 @@ import numpy as np
 
 from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR, han_pairs
-from .extract.relations import ASKS_MARK, OTHERS_MARK
+from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK
 from .extract.word_forms import word_families
 from .model import ASSISTANT_MARK
 from .slots import asks_about_before, asks_as_user
@@ -287,11 +287,11 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
 
 
 def own_turns(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> list[int]:
-    """The user's own chat turns and profile memories among `memory_ids`: not a turn that asks, tells of
-    someone else (but the one of the user's family the question asks about: `kin`) or is the assistant's; one that
-    only closes a value only for a yes/no question."""
+    """The user's own chat turns and profile memories among `memory_ids`: not a turn that asks (or whose every
+    sentence asks: "业余时间想学点新东西，有啥推荐吗"), tells of someone else (but the one of the user's family the question
+    asks about: `kin`) or is the assistant's; one that only closes a value only for a yes/no question."""
     kept = [m for m in memory_ids if index.is_type(m, "chat_turn") or index.is_type(m, "user_profile")]
-    not_own = (index.holding(ASKS_MARK, kept) | (index.holding(OTHERS_MARK, kept) - kin)
+    not_own = (index.holding(ASKS_MARK, kept) | index.holding(QUESTIONS_MARK, kept) | (index.holding(OTHERS_MARK, kept) - kin)
                | index.holding(ASSISTANT_MARK, kept))
     if not yes_no:
         not_own |= index.holding("§said~no", kept) | index.holding("§told~no", kept)

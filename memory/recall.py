@@ -247,7 +247,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                       if memory_id in units and memory_id not in no_longer})
     if about_user:
         no_longer.update({memory_id: BEFORE_THE_CHANGE for memory_id in
-                          _before_the_change(index, [units[c.memory_id] for c in top if c.memory_id in units], query)
+                          _before_the_change(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
+                                             changed_at=to_epoch(asked.end) if before_named and asked.end else None)
                           if memory_id not in no_longer})
     if then is None and about_user:
         no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in
@@ -641,7 +642,7 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     if latest.id not in own:
         return set()
     from .extract import is_question  # the statement rules, compiled only when the first result is the user's word
-    from .extract.attributes import own_clauses, tells_a_change
+    from .extract.attributes import ended_things, own_clauses, tells_a_change
     from .extract.facts import stated_head
 
     # what it tells before a question it goes on to ask ("… set me up with someone new, Dev Raman. first session
@@ -652,7 +653,9 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     if chinese:
         topic = _han_topic_words(" ".join(own_clauses(told)))
     else:
-        topic = word_families(set(terms) - TIME_OF_ASKING) & _families_of(told)
+        # and what the change names as ended: "stepped back from the pantry" leaves "my usual shift at the Eastside food
+        # pantry" behind, though neither says "volunteer"
+        topic = (word_families(set(terms) - TIME_OF_ASKING) & _families_of(told)) | _families_of(" ".join(ended_things(told)))
     words_of = _han_topic_words if chinese else _families_of
     said_at = index.attrs(latest.id)[1]
     earlier = [u for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at]
@@ -697,10 +700,13 @@ def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dic
     return top
 
 
-def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str) -> set[int]:
+def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str, *,
+                       changed_at: float | None = None) -> set[int]:
     """A question about what held before a change ("what floor was our office on before we got moved down?", "我之前的导师是
     谁？") presupposes one: its answer, the user's word first among the results, no longer holds when one of the next two
-    is a later word of the user's that tells a change ("downsized AGAIN. we're on 4 now")."""
+    is a later word of the user's that tells a change ("downsized AGAIN. we're on 4 now"), or when the question names
+    the change ("我换记账软件之前用的是哪个？") and the user told it after the answer (`changed_at`, when they first named
+    it: memory/before_event.py)."""
     if not shown or shown[0].type != "chat_turn" or not (asks_about_before(query) or before_a_change(query)):
         return set()
     ids = [u.id for u in shown[:3]]
@@ -715,8 +721,9 @@ def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str) 
     said_at = index.attrs(answer.id)[1]
     # the change may follow someone else's news: "原来的老板调去深圳了，我现在转到刘老师组里"
     asking = index.holding(ASKS_MARK, ids) | index.holding(QUESTIONS_MARK, ids) | index.holding(ASSISTANT_MARK, ids)
-    changed = any(u.type == "chat_turn" and u.id not in asking and index.attrs(u.id)[1] > said_at
-                  and tells_a_change(u.content) for u in shown[1:3])
+    changed = (changed_at is not None and before_a_change(query) and said_at < changed_at) or any(
+        u.type == "chat_turn" and u.id not in asking and index.attrs(u.id)[1] > said_at and tells_a_change(u.content)
+        for u in shown[1:3])
     return {answer.id} if changed else set()
 
 
@@ -809,6 +816,9 @@ _COLLOQUIAL_ZH_WORDS = {"啥": "什么", "咋": "怎么", "哪儿": "哪里"}
 _COLLOQUIAL_ZH = re.compile("|".join(_COLLOQUIAL_ZH_WORDS))
 
 
+_GOES_TO_SCHOOL_ZH = re.compile(r"上学|读书|念书")  # "儿子现在在哪上学"
+
+
 def _matching_attributes(attributes: list[str], words: set[str], query: str) -> list[str]:
     """The user's slots a question asks about: its phrases first ("do for a living" claims its words),
     then cue words (English whole words, Chinese substrings), else the parts of the slot's name. Phrases
@@ -834,7 +844,8 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
                    or any(not _claimed(c, attribute, chinese) for c in chinese[attribute]))
         if hit:
             found.append(attribute)
-    if "childcare" in attributes and CHILD_WORD.search(query) and ("school" in words or CHILD_SCHOOL.search(query)):
+    if "childcare" in attributes and CHILD_WORD.search(query) and ("school" in words or CHILD_SCHOOL.search(query)
+                                                                   or _GOES_TO_SCHOOL_ZH.search(query)):
         # "我儿子现在在哪个学校上学": a child's school is the care of a dependant, more than the user's own school
         found = [a for a in found if a != "childcare"] + ["childcare"]
     served = {slot for a in found for slot in SERVES.get(a, ())}

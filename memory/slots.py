@@ -114,7 +114,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "employer",
         cues_en=_words("work works working job employer employs employ company office firm employed hired"),
-        cues_zh=_words("工作 公司 上班 单位 就职 任职 入职 跳槽 东家 供职 哪家公司"),
+        cues_zh=_words("工作 公司 上班 单位 就职 任职 入职 跳槽 东家 供职 哪家公司 教书 学校教书 任教 执教"),
         templates={
             "employer": Template("User works at {v}.", "用户在{v}工作。"),
             "employer_join": Template("User joined {v}.", "用户加入了{v}。"),
@@ -268,7 +268,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "childcare",  # who looks after the user's child: "who's looking after my daughter during the week now?"
         cues_en=_words("childcare nursery daycare childminder nanny babysitter preschool creche kindergarten"),
-        cues_zh=_words("托班 托儿所 幼儿园 保姆 育儿嫂 带娃 看孩子 带孩子 托管 晚托 哪个园 什么园 转园"),
+        cues_zh=_words("托班 托儿所 托育 幼儿园 保姆 育儿嫂 带娃 看孩子 带孩子 托管 晚托 哪个园 什么园 转园"),
         cue_phrases=tuple(f"{verb} {whose} {child}" for verb in ("looking after", "looks after", "look after", "minds",
                                                                    "minding", "watches", "watching")
                           for whose in ("my", "our", "the") for child in ("kids", "kid", "children", "son", "daughter",

@@ -26,7 +26,7 @@ from .value_types import NETWORK as _NETWORK
 from .value_types import STREAMING_SERVICE as _STREAMING_SERVICE
 
 __all__ = ["AttributeFact", "CIRCUMSTANCE_EN", "GYM_WORD", "JOB_WORDS", "STATEMENT_MARK", "UNNAMED", "VERB_FIRST",
-           "names_attribute", "resolve", "own_clauses", "statement_marks", "statement_topics",
+           "ended_things", "names_attribute", "resolve", "own_clauses", "statement_marks", "statement_topics",
            "tells_a_change", "tells_an_end"]
 
 
@@ -502,10 +502,10 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
-    r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r"))"
+    r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
+    r"|送走了|没了|不喝了|不开了|退了|不干了|又抽(?:到|上|了)|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
     # how long the user has had it: "朗逸开了五年", "iPad用了三年"
@@ -534,6 +534,7 @@ VERB_FIRST = re.compile(
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!(?:thinking|considering|planning|wondering|meaning|hoping|dreaming|looking|debating)\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
     r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
     r"|found (?:a|an|my) (?:new|different|better|cheaper|good|great)\b"  # "found a new guy tho, Marco's Cycle Garage"
+    r"|found (?:someone|somebody) (?:new|else)\b"  # "marcus moved to austin 😭 found someone new thru the music shop"
     r"|born and (?:raised|bred)|grew up)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -563,6 +564,9 @@ _THING_FIRST = re.compile(
     r"|upgraded|ported|went up|goes up|gone up|went down|goes down|gone down|increased|doubled|halved|upped|lowered"
     r"|reduced|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
 # One of the user's people named, the "my" dropped: "dentist is Dr. Lindqvist over on Harbor Rd", "new GP's Dr Okafor"
+# what came for the user, its "my" or "the" first: "ok the iPhone 15 arrived today!!!", "my new Kindle came"
+_ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|the\s+new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))(?:[\w+-]+\s+){0,3}?"
+                      r"(?:arrived|came|got delivered|was delivered|showed up)\b", re.I)  # not "the weather arrived late"
 _ROLE_FIRST = re.compile(
     r"^(?i:(?:new\s+)?(?:dentist|doctor|gp|vet|therapist|counsell?or|psychiatrist|barber|hairdresser|landlord|landlady|boss"
     r"|manager|tutor|teacher|accountant|trainer|coach|mechanic|pharmacist|babysitter|nanny|childminder|physio)"
@@ -583,6 +587,8 @@ _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\
                           rf"|(?:[a-z-]+ )?[a-z-]+ life(?=\s*$|\s*[!.,;:…]|\s+[{EMOJI}])"
                           # "going to fade factory on the high st now": where the user goes these days
                           r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead)"
+                          # "having a ciggie on the balcony": a smoke, the subject dropped
+                          r"|having (?:a|my) (?:quick |crafty |cheeky )?(?:ciggie|ciggy|cig|cigarette|smoke|fag|vape)"
                           # "fully vegan as of jan 1st", "officially teetotal!": a state, "I'm" dropped
                           r"|(?:(?:fully|officially|strictly|full|completely|basically|mostly|now)\s+)*"
                           r"(?:vegetarian|veggie|vegan|pescatarian|keto|plant-based|teetotal|sober)"
@@ -615,7 +621,7 @@ _NEGATION = re.compile(
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped) (?:my|our|the) (?:\w+ )?"
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit))\b"
-    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
+    r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
@@ -633,7 +639,8 @@ _CHANGE = re.compile(
     r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move|moves to|pulled \w+ out of"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
-    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
+    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
@@ -648,7 +655,8 @@ _NATIONALITY = ("brazilian|mexican|canadian|american|british|english|scottish|we
 _NOT_A_THING_MOVED = "".join(rf"(?<!把[^家，。,！？\s]{'.' * n})" for n in range(8))
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
-                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number|desk)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
+                      r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number|desk|cover|policy|insurance"
+                      r"|plan|energy|electricity|gas|phone|sim)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
                       r"|home (?:is|for me)|(?:got|collected|picked up) (?:the )?keys(?:!|$| (?:to|for) (?:the|our|my|a) (?:new )?" + _HOME_NOUN + r")"
                       r"|keys (?:collected|picked up) for (?:the|our|my|a) (?:new )?" + _HOME_NOUN
                       + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
@@ -678,6 +686,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|(?:pulling|working|doing|covering) (?:doubles|double shifts|a double(?: shift)?|overtime|nights|lates|earlies)"
                  r" at (?-i:[A-Z])\w*|as an? " + _JOB + r" (?:at|with|for) (?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship"
+                 # "started driving for Metro Transit": work done for a name
+                 r"|(?:driv|deliver|freelanc|tutor|nann|bartend|consult)(?:e|es|ed|ing|ying|ied|ies|s)? for (?-i:[A-Z])\w*"
                  # "my team at Duolingo shipped the new streak thing": the user's place in a named workplace
                  r"|(?:my|our) (?:" + WORKPLACE_PEOPLE + r") (?:at|@) (?-i:[A-Z])\w*|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  # "starting at a fintech called Ramp": a place by its kind, then its name
@@ -695,7 +705,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
                  # "我在字节做产品": a line of work at a place
                  r"|在[^\s，。,！？]{1,8}?(?:做|干|当)(?:产品|运营|开发|设计|销售|市场|测试|算法|前端|后端|客服|财务|人事|HR|行政|编辑"
-                 r"|咨询|研发|技术|数据|教研|审计|投行|法务)"),
+                 r"|咨询|研发|技术|数据|教研|审计|投行|法务)"
+                 # "九月去二中当语文老师了": a job at a place the user goes to
+                 r"|(?:去|到)[^\s，。,！？]{1,8}?当(?=" + _ZH_JOB + r")"),
     "occupation": (r"\b(?:work(?:ing)?" + _WORK_MODE + r" as|i'?m an? |i am an? |retrain\w*|promoted|bumped (?:me )?up to|freelanc\w*|qualified as|became an?"
                    r"|career as|job is|role is|(?:started|began|starting) (?:out )?as an?|job as an?|living as an?"
                    r"|position as an?|handed in my notice|new job)\b|\bi'?m one of the " + _JOB + r"\b"
@@ -791,6 +803,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "insurer": (r"\b(?:insur(?:ance|er|ers|ed|es)|(?:home|car|auto|health|pet|life|contents|renters?|homeowners?|travel)"
                 r" (?:policy|cover)|policy (?:with|w/)|(?:is|are|now|got us|got me) covered by|premium|renewal quote"
                 r"|(?:same|full|better|cheaper|comprehensive) cover|fully comp|no claims"
+                # "moved my cover over to Direct Line": the policy taken to another insurer
+                r"|(?:moved|switched|swapped|transferred|took) (?:my|our|the) (?:[\w-]+ )?cover (?:over )?(?:to|with)"
                 r"|(?:the|my|our) (?:old|new|current) policy|cancell?ed (?:the |my |our )?(?:old )?policy"
                 r"|quotes? (?:came|come|comes) in|(?:got|get|getting) (?:a |some )?(?:new )?quotes?"
                 # "went w Progressive and bundled it with my renters": an insurer by name, chosen
@@ -812,7 +826,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                   r"|(?:grandma|grandpa|nana|granny|gran|nan|grandparents|in-laws|mother-in-law|my mum|my mom)"
                   r" (?:has|have|takes|take|looks after|look after|watches|watch|minds|mind|is looking after"
                   r"|are looking after|has got) (?:her|him|them|the kids|the baby))\b",
-                  r"托班|托儿所|幼儿园|保姆|育儿嫂|托管|晚托|日托|早教|转园|(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|婆婆|老人|爸妈|我妈)"
+                  r"托班|托儿所|托育|幼儿园|保姆|育儿嫂|托管|晚托|日托|早教|转园|(?:奶奶|爷爷|姥姥|姥爷|外婆|外公|婆婆|老人|爸妈|我妈)"
                   r"(?:在|帮忙|帮着|帮我们)?带"
                   # "这周给朵朵转到金色摇篮了": moved a child to another place
                   r"|给[\u4e00-\u9fff]{1,3}(?:转到|转去|换到)"),
@@ -909,8 +923,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|dosage)\b",
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
     "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
-                r"|cigs|fags|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
-                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草"
+                r"|cigs|fags|ciggies?|ciggy|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
+                r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟(?:又|也|还)?抽|一天[一两半\d]+包"
                 r"|[一两半]包(?:红塔山|玉溪|芙蓉王|黄鹤楼|利群|云烟|红双喜|万宝路|七匹狼)|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒|一根(?:烟)?都没(?:碰|抽)"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"
                  r"|(?:have|got|had|raising)\s+(?:a|an|one|two|three|four|five|\d+)\s+(?:\w+\s+)?(?:kids?|children|sons?"
@@ -962,7 +976,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     sentences = [_LEAD_IN.sub("", s.strip()) for s in _SENTENCE_END.split(text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     news = [n for n, s in enumerate(sentences) if (VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
-            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _ROLE_FIRST.match(s)
+            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _ROLE_FIRST.match(s) or _ARRIVED.match(s)
             or _TOGETHER_FOR.search(s)]
     verb_first = bool(news)
     # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child
@@ -1078,6 +1092,20 @@ def tells_a_change(text: str) -> bool:
     return bool(_CHANGE.search(told) or _NEGATION.search(told))
 
 
+# what a change ends, named after its verb: "stepped back from the pantry", "had to hand the Dell back" (not "left" or
+# "dropped", which as often say where the user went or whom they took: "dropped the kids off")
+_ENDED_THING = re.compile(r"\b(?:stepped (?:back|away|down) from|gave up(?: on)?|given up(?: on)?|quit|sold|ditched"
+                          r"|cancell?ed|got rid of|done with|moved out of|walked away from|bailed on|pulled the plug on)"
+                          r"\s+(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,2})"
+                          r"|\bhand(?:ed|ing)? (?:the|my|our) (?P<handed>[\w'&-]+(?: [\w'&-]+)?) back\b", re.I)
+
+
+def ended_things(text: str) -> list[str]:
+    """The words of what a message says ended: "the pantry" of "stepped back from the pantry, … doing the homework club
+    at Maple Grove now"."""
+    return [m["thing"] or m["handed"] for m in _ENDED_THING.finditer(_told(text))]
+
+
 def tells_an_end(text: str) -> bool:
     """A message that says something ended ("pulled the plug on netflix", "岩馆卡退了")."""
     return bool(_NEGATION.search(_told(text)))
@@ -1131,8 +1159,17 @@ def _only_asks(text: str) -> bool:
                        and not requests(clauses[0])):
         return False
     told = _told(text).strip()
+    if told and all(_WISH.match(clause) for clause in _clauses(told.rstrip("。."))):
+        return True  # what it tells is only a wish: "业余时间想学点新东西，有啥推荐吗", "thinking of getting a dog, any tips?"
     first = _TOLD_SENTENCE.match(text.strip())
     return not told or (first is not None and first.group().rstrip().endswith(("?", "？")) and _an_aside(told))
+
+
+# a wish or a plan, not a state: "周末想去露营", "thinking of taking up pottery"
+_WISH = re.compile(r"^(?:(?:今年|明年|周末|这周末|下周|下个月|最近|业余时间|空闲时间|有空|晚上|平时|以后)\s*)?"
+                   r"(?:也|还|一直|有点|很|真)?(?:想|想要|打算|准备|计划|考虑|在考虑|在想)"
+                   r"|^(?:i |i'?m |i am |im |been |just |kinda |really )*(?:thinking (?:of|about)|want(?:ing)? to|wanna"
+                   r"|planning (?:to|on)|considering|hoping to|would like to|i'?d like to|i'?d love to|keen to)\b", re.I)
 
 
 # a name inside a sentence, not the capital that starts one

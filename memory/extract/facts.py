@@ -476,7 +476,8 @@ def _asks(sentence: str) -> bool:
                     and not _ASKING_WORD.search(s))
     if HAN_CHAR.search(s):
         return bool(_QUESTION_ZH.search(s))
-    return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s)
+    # one that exclaims tells: "did my usual saturday shift at the pantry, we packed 300 boxes!"
+    return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s) and not s.endswith("!")
 
 
 def stated_head(sentence: str) -> str:
