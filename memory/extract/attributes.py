@@ -1166,8 +1166,8 @@ def _only_asks(text: str) -> bool:
 
 
 # a wish or a plan, not a state: "周末想去露营", "thinking of taking up pottery"
-_WISH = re.compile(r"^(?:(?:今年|明年|周末|这周末|下周|下个月|最近|业余时间|空闲时间|有空|晚上|平时|以后)\s*)?"
-                   r"(?:也|还|一直|有点|很|真)?(?:想|想要|打算|准备|计划|考虑|在考虑|在想)"
+_WISH = re.compile(r"^我?[\u4e00-\u9fff\d]{0,6}?(?:也|还|一直|有点|很|真)?(?:想|想要|打算|准备|计划"
+                   r"|考虑|在考虑|在想)"
                    r"|^(?:i |i'?m |i am |im |been |just |kinda |really )*(?:thinking (?:of|about)|want(?:ing)? to|wanna"
                    r"|planning (?:to|on)|considering|hoping to|would like to|i'?d like to|i'?d love to|keen to)\b", re.I)
 
