@@ -291,8 +291,8 @@ def own_turns(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int]
     sentence asks: "业余时间想学点新东西，有啥推荐吗"), tells of someone else (but the one of the user's family the question
     asks about: `kin`) or is the assistant's; one that only closes a value only for a yes/no question."""
     kept = [m for m in memory_ids if index.is_type(m, "chat_turn") or index.is_type(m, "user_profile")]
-    not_own = (index.holding(ASKS_MARK, kept) | index.holding(QUESTIONS_MARK, kept) | (index.holding(OTHERS_MARK, kept) - kin)
-               | index.holding(ASSISTANT_MARK, kept))
+    not_own = (index.holding(ASKS_MARK, kept) | index.holding(QUESTIONS_MARK, kept)
+               | (index.holding(OTHERS_MARK, kept) - kin) | index.holding(ASSISTANT_MARK, kept))
     if not yes_no:
         not_own |= index.holding("§said~no", kept) | index.holding("§told~no", kept)
     return [m for m in kept if m not in not_own and index.attrs(m) is not None]

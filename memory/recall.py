@@ -655,7 +655,8 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     else:
         # and what the change names as ended: "stepped back from the pantry" leaves "my usual shift at the Eastside food
         # pantry" behind, though neither says "volunteer"
-        topic = (word_families(set(terms) - TIME_OF_ASKING) & _families_of(told)) | _families_of(" ".join(ended_things(told)))
+        topic = ((word_families(set(terms) - TIME_OF_ASKING) & _families_of(told))
+                 | _families_of(" ".join(ended_things(told))))
     words_of = _han_topic_words if chinese else _families_of
     said_at = index.attrs(latest.id)[1]
     earlier = [u for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at]

@@ -416,8 +416,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # stop 50: "found a new guy tho" and "年后又搬了" tell the user's news, so does "最近在做心理咨询"; "my stylist" is who
     # does the user's hair; what 把 moves is a thing ("把照片全迁到阿里云盘了" is no move of the user's)
     ("m041_statement_marks", m008_statement_marks),
-    # stop 51: "found someone new", "the iPhone 15 arrived", "driving for Metro Transit", "送去表姐家养了", 出掉 and 入了台;
-    # "moved my cover over to …" is no move of home; a sentence that exclaims does not ask ("did my usual shift …!")
+    # stop 51: "found someone new", "the iPhone 15 arrived", "driving for Metro Transit", "having a ciggie", "送去表姐家养了",
+    # 出掉 and 入了台, 续了, "烟又抽到一天一包", "去二中当语文老师"; "moved my cover over to …" names an insurer and moves no
+    # home; a sentence that exclaims does not ask ("did my usual shift …!"), one that tells only a wish before it asks
+    # does ("周末想去露营，带什么装备")
     ("m042_statement_marks", m008_statement_marks),
 ]
 

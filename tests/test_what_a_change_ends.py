@@ -1,8 +1,9 @@
 """What a change ends and what it brings: the user's earlier word on what a change names as ended is history ("stepped
-back from the food bank"); a question about the time before a change it names ("我换记账软件之前") is answered by a word
+back from the pantry"); a question about the time before a change it names ("我换记账软件之前") is answered by a word
 that no longer holds; and the statements that tell such changes as chat types them ("found someone new", "the Kindle
 arrived", 出掉 and 入了台, "送去我姐家养了", "driving for Metro Transit"), or do not ("moved my cover over to …" moves no
-home, "教会旁边新开了家咖啡店" is a shop's news)."""
+home, "教会旁边新开了家咖啡店" is a shop's news); a wish that asks ("业余时间想学点新东西，有啥推荐吗") is no latest word; a child's
+上学 is asked of their care and 教书 of the user's work."""
 import pytest
 
 from memory.extract import is_question
@@ -18,8 +19,8 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
 def test_the_earlier_word_on_what_a_change_names_as_ended_is_history(engram):
     remember_daily(engram, ["did my usual saturday shift at the Eastside food pantry, we packed 300 boxes!",
                             "do volunteer hours count for anything on taxes or is that just a myth?",
-                            "stepped back from the pantry, the coordinator drama got to be too much. doing the homework "
-                            "club at Maple Grove library on tuesdays instead, the kids are hilarious",
+                            "stepped back from the pantry, the coordinator drama got to be too much. doing the "
+                            "homework club at Maple Grove library on tuesdays instead, the kids are hilarious",
                             "saturday mornings are my only lie-in now and I'm loving it"])
     found = results_after_all(engram, "where do I volunteer these days?")
     assert "Maple Grove" in found[0].unit.content

@@ -563,10 +563,11 @@ _THING_FIRST = re.compile(
     r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+|has\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred"
     r"|upgraded|ported|went up|goes up|gone up|went down|goes down|gone down|increased|doubled|halved|upped|lowered"
     r"|reduced|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
-# One of the user's people named, the "my" dropped: "dentist is Dr. Lindqvist over on Harbor Rd", "new GP's Dr Okafor"
-# what came for the user, its "my" or "the" first: "ok the iPhone 15 arrived today!!!", "my new Kindle came"
+# What came for the user, its "my" or "the" first: "ok the iPhone 15 arrived today!!!", "my new Kindle came" (not "the
+# weather arrived late")
 _ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|the\s+new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))(?:[\w+-]+\s+){0,3}?"
-                      r"(?:arrived|came|got delivered|was delivered|showed up)\b", re.I)  # not "the weather arrived late"
+                      r"(?:arrived|came|got delivered|was delivered|showed up)\b", re.I)
+# One of the user's people named, the "my" dropped: "dentist is Dr. Lindqvist over on Harbor Rd", "new GP's Dr Okafor"
 _ROLE_FIRST = re.compile(
     r"^(?i:(?:new\s+)?(?:dentist|doctor|gp|vet|therapist|counsell?or|psychiatrist|barber|hairdresser|landlord|landlady|boss"
     r"|manager|tutor|teacher|accountant|trainer|coach|mechanic|pharmacist|babysitter|nanny|childminder|physio)"
@@ -687,7 +688,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r" at (?-i:[A-Z])\w*|as an? " + _JOB + r" (?:at|with|for) (?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship"
                  # "started driving for Metro Transit": work done for a name
-                 r"|(?:driv|deliver|freelanc|tutor|nann|bartend|consult)(?:e|es|ed|ing|ying|ied|ies|s)? for (?-i:[A-Z])\w*"
+                 r"|(?:driv|deliver|freelanc|tutor|nann|bartend|consult)(?:e|es|ed|ing|ying|ied|ies|s)?"
+                 r" for (?-i:[A-Z])\w*"
                  # "my team at Duolingo shipped the new streak thing": the user's place in a named workplace
                  r"|(?:my|our) (?:" + WORKPLACE_PEOPLE + r") (?:at|@) (?-i:[A-Z])\w*|(?:(?:first|second|third|fourth|last) (?:full )?(?:day|week|month|shift)|(?:day|week) (?:one|1)) (?:at|with)"
                  # "starting at a fintech called Ramp": a place by its kind, then its name
@@ -976,7 +978,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     sentences = [_LEAD_IN.sub("", s.strip()) for s in _SENTENCE_END.split(text)]
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     news = [n for n, s in enumerate(sentences) if (VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
-            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _ROLE_FIRST.match(s) or _ARRIVED.match(s)
+            or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _ROLE_FIRST.match(s)
+            or _ARRIVED.match(s)
             or _TOGETHER_FOR.search(s)]
     verb_first = bool(news)
     # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child
@@ -1095,7 +1098,8 @@ def tells_a_change(text: str) -> bool:
 # what a change ends, named after its verb: "stepped back from the pantry", "had to hand the Dell back" (not "left" or
 # "dropped", which as often say where the user went or whom they took: "dropped the kids off")
 _ENDED_THING = re.compile(r"\b(?:stepped (?:back|away|down) from|gave up(?: on)?|given up(?: on)?|quit|sold|ditched"
-                          r"|cancell?ed|got rid of|done with|moved out of|walked away from|bailed on|pulled the plug on)"
+                          r"|cancell?ed|got rid of|done with|moved out of|walked away from|bailed on"
+                          r"|pulled the plug on)"
                           r"\s+(?P<thing>[\w'&-]+(?:\s+[\w'&-]+){0,2})"
                           r"|\bhand(?:ed|ing)? (?:the|my|our) (?P<handed>[\w'&-]+(?: [\w'&-]+)?) back\b", re.I)
 
@@ -1168,8 +1172,9 @@ def _only_asks(text: str) -> bool:
 # a wish or a plan, not a state: "周末想去露营", "thinking of taking up pottery"
 _WISH = re.compile(r"^我?[\u4e00-\u9fff\d]{0,6}?(?:也|还|一直|有点|很|真)?(?:想|想要|打算|准备|计划"
                    r"|考虑|在考虑|在想)"
-                   r"|^(?:i |i'?m |i am |im |been |just |kinda |really )*(?:thinking (?:of|about)|want(?:ing)? to|wanna"
-                   r"|planning (?:to|on)|considering|hoping to|would like to|i'?d like to|i'?d love to|keen to)\b", re.I)
+                   r"|^(?:i |i'?m |i am |im |been |just |kinda |really )*(?:thinking (?:of|about)|want(?:ing)? to"
+                   r"|wanna|planning (?:to|on)|considering|hoping to|would like to|i'?d like to|i'?d love to|keen to)\b",
+                   re.I)
 
 
 # a name inside a sentence, not the capital that starts one
