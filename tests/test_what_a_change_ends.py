@@ -127,6 +127,7 @@ def test_the_school_a_user_teaches_at_is_asked_of_their_work(engram):
     ("周末想去露营，带什么装备", True),  # a wish, then the question
     ("周三晚上想吃点夜宵，有什么不长胖的", True),  # a wish at a time of its own
     ("上个月搬到深圳了，有没有省钱的建议", False),  # news, then the question
+    ("今年想给自己买个包", False),  # a wish that asks nothing
     ("thinking of getting a dog, any tips?", True),
     ("moved to Leeds last month, any tips?", False),  # news, then the question
 ])

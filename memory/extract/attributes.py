@@ -1163,8 +1163,8 @@ def _only_asks(text: str) -> bool:
                        and not requests(clauses[0])):
         return False
     told = _told(text).strip()
-    if told and all(_WISH.match(clause) for clause in _clauses(told.rstrip("。."))):
-        return True  # what it tells is only a wish: "业余时间想学点新东西，有啥推荐吗", "thinking of getting a dog, any tips?"
+    if told and is_question(text) and all(_WISH.match(clause) for clause in _clauses(told.rstrip("。."))):
+        return True  # it asks, and tells only a wish: "业余时间想学点新东西，有啥推荐吗", "thinking of getting a dog, any tips?"
     first = _TOLD_SENTENCE.match(text.strip())
     return not told or (first is not None and first.group().rstrip().endswith(("?", "？")) and _an_aside(told))
 
