@@ -16,15 +16,56 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     return minilm_engram
 
 
-def test_the_earlier_word_on_what_a_change_names_as_ended_is_history(engram):
-    remember_daily(engram, ["did my usual saturday shift at the Eastside food pantry, we packed 300 boxes!",
-                            "do volunteer hours count for anything on taxes or is that just a myth?",
-                            "stepped back from the pantry, the coordinator drama got to be too much. doing the "
-                            "homework club at Maple Grove library on tuesdays instead, the kids are hilarious",
-                            "saturday mornings are my only lie-in now and I'm loving it"])
-    found = results_after_all(engram, "where do I volunteer these days?")
-    assert "Maple Grove" in found[0].unit.content
-    assert by_text(found, "Eastside").valid is False
+# the user's later word comes first, and the earlier word it leaves behind is no longer true
+FIRST_AND_LEFT_BEHIND = [
+    pytest.param(["did my usual saturday shift at the Eastside food pantry, we packed 300 boxes!",
+                  "do volunteer hours count for anything on taxes or is that just a myth?",
+                  "stepped back from the pantry, the coordinator drama got to be too much. doing the "
+                  "homework club at Maple Grove library on tuesdays instead, the kids are hilarious",
+                  "saturday mornings are my only lie-in now and I'm loving it"],
+                 "where do I volunteer these days?", "Maple Grove", "Eastside", id="what-a-change-names-as-ended"),
+    pytest.param(["booked piano lessons with a lady called Hannah Greig, mondays at 6. scales are humbling",
+                  "how long should an adult beginner practise each day?",
+                  "so hannah retired to the coast 😭 found someone new thru a friend, Tomasz Nowak, he does "
+                  "lessons at his flat on fridays"],
+                 "who's my piano teacher these days?", "Tomasz", "Hannah Greig", id="someone-new-found"),
+    pytest.param(["女儿在小星星托育中心，每天早上8点送过去",
+                  "幼儿园入园一般要准备哪些东西？",
+                  "这学期给她转到阳光幼儿园了，离家近",
+                  "早上送完孩子再去上班真的好累"],
+                 "女儿现在在哪上学？", "阳光幼儿园", "小星星", id="a-childs-school-is-their-care"),
+]
+
+
+@pytest.mark.parametrize("messages, question, first, left_behind", FIRST_AND_LEFT_BEHIND)
+def test_the_latest_word_comes_first_and_leaves_the_earlier_behind(engram, messages, question, first, left_behind):
+    remember_daily(engram, messages)
+    found = results_after_all(engram, question)
+    assert first in found[0].unit.content
+    assert by_text(found, left_behind).valid is False
+
+
+FIRST_ANSWERS = [
+    pytest.param(["续了优酷的年卡，就为了追那部古装剧",
+                  "最近有啥好看的综艺推荐不",
+                  "年卡到期没续了，开了芒果TV会员，为了看那个新综艺"],
+                 "我开芒果TV之前用的是哪个平台的会员？", "优酷", id="renewed-before-a-named-membership"),
+    pytest.param(["哈喽～刚考完教资，九月去实验中学当数学老师了哈哈",
+                  "学校门口那家煎饼果子涨到10块了，离谱",
+                  "批卷子批到眼睛花，有啥护眼的办法"],
+                 "我在哪个学校教书？", "实验中学", id="the-school-a-user-teaches-at-is-their-work"),
+    pytest.param(["周末在家练尤克里里，终于能弹完整首歌了",
+                  "周末带娃去哪玩比较好，室内的",
+                  "尤克里里已经吃灰半年了哈哈，现在每周末都跟朋友去公园玩飞盘",
+                  "业余时间想学点新东西，有啥推荐吗"],
+                 "我现在业余时间主要玩什么？", "飞盘", id="a-wish-that-asks-is-no-latest-word"),
+]
+
+
+@pytest.mark.parametrize("messages, question, first", FIRST_ANSWERS)
+def test_the_first_result_answers(engram, messages, question, first):
+    remember_daily(engram, messages)
+    assert first in results_after_all(engram, question)[0].unit.content
 
 
 def test_what_a_change_names_as_ended_is_what_follows_its_verb():
@@ -36,16 +77,6 @@ def test_what_a_change_names_as_ended_is_what_follows_its_verb():
 def test_a_sentence_that_exclaims_does_not_ask():
     assert not is_question("did my first parkrun this morning, 31 minutes!")
     assert is_question("did my parcel arrive")
-
-
-def test_someone_new_found_after_someone_left_is_the_latest_word_and_leaves_the_earlier_behind(engram):
-    remember_daily(engram, ["booked piano lessons with a lady called Hannah Greig, mondays at 6. scales are humbling",
-                            "how long should an adult beginner practise each day?",
-                            "so hannah retired to the coast 😭 found someone new thru a friend, Tomasz Nowak, he does "
-                            "lessons at his flat on fridays"])
-    found = results_after_all(engram, "who's my piano teacher these days?")
-    assert "Tomasz" in found[0].unit.content
-    assert by_text(found, "Hannah Greig").valid is False
 
 
 def test_a_thing_that_arrived_is_the_users_news():
@@ -89,38 +120,12 @@ def test_the_answer_to_a_question_about_before_a_change_it_names_no_longer_holds
     assert found[0].valid is False
 
 
-def test_what_the_user_paid_for_before_opening_a_named_membership_comes_first(engram):
-    remember_daily(engram, ["续了优酷的年卡，就为了追那部古装剧",
-                            "最近有啥好看的综艺推荐不",
-                            "年卡到期没续了，开了芒果TV会员，为了看那个新综艺"])
-    found = results_after_all(engram, "我开芒果TV之前用的是哪个平台的会员？")
-    assert "优酷" in found[0].unit.content
-
-
 def test_a_shop_that_opened_near_somewhere_is_no_latest_word_of_the_users(engram):
     remember_daily(engram, ["刚从教会回来，这学期我在主日学带小朋友，累但是开心",
                             "周日早上实在起不来，有啥闹钟推荐",
                             "教会旁边新开了家咖啡店，燕麦拿铁还不错"])
     found = results_after_all(engram, "我在教会负责什么？")
     assert by_text(found, "主日学").valid is True
-
-
-def test_where_the_users_child_goes_to_school_is_asked_of_their_care(engram):
-    remember_daily(engram, ["女儿在小星星托育中心，每天早上8点送过去",
-                            "幼儿园入园一般要准备哪些东西？",
-                            "这学期给她转到阳光幼儿园了，离家近",
-                            "早上送完孩子再去上班真的好累"])
-    found = results_after_all(engram, "女儿现在在哪上学？")
-    assert "阳光幼儿园" in found[0].unit.content
-    assert by_text(found, "小星星").valid is False
-
-
-def test_the_school_a_user_teaches_at_is_asked_of_their_work(engram):
-    remember_daily(engram, ["哈喽～刚考完教资，九月去实验中学当数学老师了哈哈",
-                            "学校门口那家煎饼果子涨到10块了，离谱",
-                            "批卷子批到眼睛花，有啥护眼的办法"])
-    found = results_after_all(engram, "我在哪个学校教书？")
-    assert "实验中学" in found[0].unit.content
 
 
 @pytest.mark.parametrize("text, only_asks", [
@@ -133,12 +138,3 @@ def test_the_school_a_user_teaches_at_is_asked_of_their_work(engram):
 ])
 def test_a_message_that_tells_only_a_wish_before_it_asks_only_asks(text, only_asks):
     assert ("§questions" in statement_marks(text)) is only_asks
-
-
-def test_a_wish_that_asks_is_no_latest_word(engram):
-    remember_daily(engram, ["周末在家练尤克里里，终于能弹完整首歌了",
-                            "周末带娃去哪玩比较好，室内的",
-                            "尤克里里已经吃灰半年了哈哈，现在每周末都跟朋友去公园玩飞盘",
-                            "业余时间想学点新东西，有啥推荐吗"])
-    found = results_after_all(engram, "我现在业余时间主要玩什么？")
-    assert "飞盘" in found[0].unit.content
