@@ -19,7 +19,10 @@ intent: "我还在学吉他吗" → 吉他) pick the user's own turns among the 
 of those goes above the best match when said after it: "吉他班不去了" over "报了个吉他班". When the user's turns hold
 none of them, or a slot rule's statement is the best match, a later turn of the user's that switches ("…上周换到了超级猩猩")
 or ends something (for a question but yes/no, one that then says what holds now: "岩馆卡退了，现在周末都跟朋友去打飞盘"),
-and shares a word or a pair of characters with the best match ("办了乐刻的月卡"), goes above it.
+and shares a word or a pair of characters with the best match ("办了乐刻的月卡"), a character of the question's words
+that names a thing ("酒我戒了" after "每晚喝两罐啤酒") or a code of the same shape ("B1-032" after "B2-117"), goes above it.
+In English, a later change whose object is a word of the best match's message ("switched physios" after "seeing a physio
+called marco") is on its topic however far apart their vectors are.
 """
 from __future__ import annotations
 
@@ -84,14 +87,25 @@ _PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\
 _NOT_TOPICS_ZH = frozenset(
     "现在 目前 最近 如今 这阵子 这些 平时 平常 一般 通常 经常 今年 今天 每天 还是 还在 是不是 有没有 什么 哪个 哪家 哪里 "
     "哪儿 哪些 怎么 怎样 多少 打算 准备 主要 时候 自己 我们".split())
+# characters of verbs and function words, which a compound shares with no thing: 喝 of 喝酒, 用 of 用的
+_LIGHT_CHARACTERS_ZH = frozenset("喝吃用去来买卖看玩做上下打听学开住养戴补过在有是要想会能得着了的个家么哪多少还都也就没不"
+                                 "我你他她它们吗呢吧啊呀啥谁几每天现")
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团", "把照片全迁到阿里云盘了"
 _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|迁到|迁去|调到|调去"
+                        r"|跑(?:去|到)|最近都(?!没|不)"  # "最近跑去超级猩猩上团课了", "最近都跑QQ音乐上听了"
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)"  # "这学期开始送学校对面的博雅了"
                         # a new place named: "新店叫 Nail Bar 7", "新公司在望京"
                         r"|新(?:的)?(?:店|家|公司|单位|学校|医院|诊所|健身房|房子|工作室)(?:叫|是|在)")
 # what holds now, after what ended: "岩馆卡退了，现在周末都跟朋友去打飞盘"
 _ZH_NOW = re.compile(r"现在|如今|目前|这阵子")
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
+
+
+# words any talk of one's days has, which say nothing of what two messages are about
+_TALK_OF_ANY_DAY = word_families(tokenize_for_search(
+    "work working job time times day days week weeks month months year years today tonight morning evening weekend "
+    "good great nice really actually just like love hate thing things stuff place lol haha still now these nowadays "
+    "going doing getting making taking started start switched change changed finally ended every pretty little"))
 
 
 def topic_words_zh(text: str) -> set[str]:
@@ -141,6 +155,18 @@ def names_something(text: str) -> bool:
     return _NAMED_INSIDE.search(text.strip()) is not None
 
 
+# a code of letters and digits: "B2-117", "KX19", "4B"
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z\d]+(?:-[A-Za-z\d]+)*(?![\w-])", re.A)
+
+
+def code_shapes(text: str) -> set[str]:
+    """The shapes of the codes of letters and digits a text names, a letter as "A" and a digit as "9": a parking spot
+    "B2-117" and "B1-032" are both "A9-999", so two messages naming them speak of the same kind of thing. Codes of
+    four characters or more only, not "4B" or "5k"."""
+    return {re.sub(r"\d", "9", re.sub(r"[A-Za-z]", "A", code)) for code in _CODE.findall(text)
+            if len(code.replace("-", "")) >= 4}
+
+
 def asks_yes_no(question: str) -> bool:
     """"Do I still have a car?", "我现在还抽烟吗": a "no" is an answer (what closed the value says it)."""
     return bool(_YES_NO.search(question))
@@ -167,7 +193,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         if settled:  # a slot's latest statement, unless a later switch names what it held ("乐刻那边…换到了超级猩猩")
             yes_no = asks_yes_no(question)
             return _switch_from_best(index, ids, scores, own_turns(index, ids[: WINDOW + 1], yes_no=yes_no, kin=kin),
-                                     texts, yes_no=yes_no)
+                                     texts, question, yes_no=yes_no)
         return _latest_by_topic_words(index, ids, scores, rules, question, texts, kin)
     threshold = SAME_TOPIC.get(embedder_name)
     if threshold is None:
@@ -242,14 +268,18 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     on_topic = [memory_id for memory_id, count in telling.items() if count == most]
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
-        return _switch_from_best(index, ids, scores, own, texts, yes_no=asks_yes_no(question))
+        return _switch_from_best(index, ids, scores, own, texts, question, yes_no=asks_yes_no(question))
+    holding_a_word = set().union(*holders)
     # a later switch that holds fewer of the words, however low it scores, moves on from it when it shares one with it:
     # "英语课转到学而思了" after "儿子周末在新东方上英语课" for "我儿子现在周末英语在哪上？"
-    holding_a_word = set().union(*holders)
-    later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1] and m in holding_a_word]
+    # or one that shares a character of the question's words with it: "最近都跑QQ音乐上听了，…周杰伦的歌只有那边有" after
+    # "我听歌一直用网易云" for "我现在用哪个app听歌？"
+    later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1]]
     switches = texts(later)
+    shared = _asked_characters(question) & set(said.get(latest, ""))
     switched = [m for m in later if _ZH_SWITCH.search(switches.get(m, ""))
-                and topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, ""))]
+                and (topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, "")) and m in holding_a_word
+                     or shared & set(switches.get(m, "")))]
     latest = max(switched, key=lambda m: index.attrs(m)[1], default=latest)
     said_at = index.attrs(latest)[1]
     earlier = [m for m, count in held.items() if count and index.attrs(m)[1] < said_at]
@@ -263,25 +293,45 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}, passed
 
 
+def _asked_characters(question: str) -> set[str]:
+    """The characters of a Chinese question's words that could name a thing: 酒 of "我现在还喝酒吗？", 鱼 of "我阳台上还养着鱼吗？"."""
+    return {c for word in tokenize_for_search(question) if word not in _NOT_TOPICS_ZH for c in word
+            if HAN_CHAR.match(c)} - _LIGHT_CHARACTERS_ZH
+
+
 def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int],
-                      texts: Callable[[list[int]], dict[int, str]], *, yes_no: bool) -> tuple[dict[int, float], set[int]]:
+                      texts: Callable[[list[int]], dict[int, str]], question: str, *,
+                      yes_no: bool) -> tuple[dict[int, float], set[int]]:
     """A Chinese question none of whose topic words the user's turns hold ("我最近在哪家健身房锻炼？" over "办了乐刻的月卡"),
     or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
-    with the best match (乐刻) goes above it, and leaves it behind when it is the user's own."""
+    with the best match (乐刻), or a character of the question's topic words ("酒我戒了" after "每晚喝两罐啤酒" for
+    "我现在还喝酒吗？": a compound and its head), goes above it, and leaves it behind when it is the user's own. When
+    none is later and the best match itself ends something, for a yes/no question ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"),
+    the user's earlier turns on its topic are left behind by it."""
 
     best = index.attrs(ids[0])
     if best is None or ids[0] not in own:
         return {}, set()
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
+    shared = _asked_characters(question) & set(said.get(ids[0], ""))
+
+    def shares_a_thing(m: int) -> bool:
+        return bool(topic & topic_words_zh(said[m]) or code_shapes(said.get(ids[0], "")) & code_shapes(said[m]))
+
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
                   or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))
-             and topic & topic_words_zh(said[m])]
+             # a character alone only for a switch or an end, not for news ("最近在看余华的新书" after "读书会退了")
+             and (shares_a_thing(m) or shared & set(said[m])
+                  and (_ZH_SWITCH.search(said[m]) or _tells_an_end(said[m])))]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
-    if latest is None:
-        return {}, set()
+    if latest is None:  # the best match tells the end itself ("鱼都送给楼下小孩了"): what it ends is history
+        if not yes_no or not _tells_an_end(said.get(ids[0], "")):
+            return {}, set()
+        return {}, {sibling for m in own if m in said and index.attrs(m)[1] < best[1]
+                    and (shares_a_thing(m) or shared & set(said[m])) for sibling in index.same_message(m)}
     return ({sibling: scores[0] * 1.05 for sibling in index.same_message(latest)},
             set(index.same_message(ids[0])))
 
@@ -300,10 +350,13 @@ def own_turns(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int]
 
 def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates: set[int],
                       threshold: float) -> set[int]:
-    """The messages of `candidates` said before `latest` about the same thing (their messages compared)."""
+    """The messages of `candidates` said before `latest` about the same thing (their messages compared, or a word of
+    theirs what `latest`'s change acts on: "seeing a physio called dominik" before "switched physios")."""
     said_at = index.attrs(latest)[1]
     earlier = [c for c in candidates if (index.attrs(c) or (0.0, np.inf))[1] < said_at]
-    return {sibling for c in earlier if vectors.cosine(c, latest) >= threshold for sibling in index.same_message(c)}
+    acted_on = vectors.changed_words(latest)
+    return {sibling for c in earlier if vectors.cosine(c, latest) >= threshold or acted_on & vectors.topic_words(c)
+            for sibling in index.same_message(c)}
 
 
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
@@ -315,7 +368,8 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     register with a new surgery after the move, so I'm with Dr Lindqvist now" for "who's my GP at the moment?"; not
     "got a new ergonomic mouse for my desk" for "which hand do I write with?"), or one that shares with
     `anchor` a word of the question's (`asked`, word families: "Dr. Kwame Mensah is taking over as my primary
-    supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD now?")."""
+    supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD now?"), or whose change
+    acts on a word of `anchor`'s ("had to drop the lessons" after "guitar lessons w marco every tuesday")."""
     start = index.attrs(anchor)
     if start is None:
         return None
@@ -324,7 +378,8 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
         return (cosine >= threshold or vectors.share_a_name(candidate, anchor)
                 or (cosine >= change_threshold
                     or (candidate in answering and names_something(vectors.text(candidate))
-                        or asked & vectors.families(candidate) & vectors.families(anchor))
+                        or asked & vectors.families(candidate) & vectors.families(anchor)
+                        or vectors.changed_words(candidate) & vectors.topic_words(anchor))
                     and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
@@ -352,6 +407,17 @@ class _MessageVectors(dict):
     def families(self, memory_id: int) -> set[str]:
         """The word families of a memory's text ("supervisor" and "supervising" meet)."""
         return word_families(tokenize_for_search(self.text(memory_id)))
+
+    def changed_words(self, memory_id: int) -> set[str]:
+        """The word families of what a memory's change acts on ("switched physios": physio)."""
+        from .extract.attributes import what_a_change_acts_on  # the statement rules, compiled only when needed
+
+        return word_families(tokenize_for_search(" ".join(what_a_change_acts_on(self.text(memory_id)))))
+
+    def topic_words(self, memory_id: int) -> set[str]:
+        """The word families of a memory's text that could name what it is about, an amount among them ("$89/mo"):
+        not the words any talk of one's days has ("work", "time", "good", "week")."""
+        return {w for w in self.families(memory_id) if len(w) >= 4 or w.isdigit() and len(w) >= 2} - _TALK_OF_ANY_DAY
 
     def tells_a_change(self, memory_id: int) -> bool:
         """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""

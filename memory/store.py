@@ -421,6 +421,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # home; a sentence that exclaims does not ask ("did my usual shift …!"), one that tells only a wish before it asks
     # does ("周末想去露营，带什么装备")
     ("m042_statement_marks", m008_statement_marks),
+    # stop 52: dropping lessons, a class or a course ends them ("had to drop the lessons"), so does giving all away
+    # ("鱼都送给楼下小孩了")
+    ("m043_statement_marks", m008_statement_marks),
 ]
 
 

@@ -1,0 +1,96 @@
+"""What a change acts on ties it to the earlier word it replaces, where meaning alone does not: a later change whose
+object is a word of the earlier statement ("had to drop the lessons" after "piano lessons with …", "switched physios"
+after "seeing a physio called …") is the latest word and leaves the earlier behind; in Chinese, a character of the
+question's words shared by a compound and its head (红酒 and 酒 for "我现在还喝酒吗？"), a code of the same shape ("A5-102"
+and "A3-015") or a move said with 最近都 ("最近都跑腾讯视频上看了") does the same."""
+import pytest
+
+from memory.extract.attributes import statement_marks, what_a_change_acts_on
+from memory.latest_word import code_shapes
+from tests.helpers import at, by_text, remember_daily, results_after_all
+
+
+@pytest.fixture
+def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
+    return minilm_engram
+
+
+# the user's later word comes first, and the earlier word it leaves behind is no longer true
+FIRST_AND_LEFT_BEHIND = [
+    pytest.param(["piano lessons with mrs okafor every thursday at 5, she's lovely but strict",
+                  "how many minutes a day should an adult beginner practise scales?",
+                  "had to drop the lessons, my hours at work changed and thursdays are gone",
+                  "is a digital piano ok for a beginner or do i need a real one"],
+                 "do i still have piano lessons?", "drop the lessons", "okafor", id="an-end-of-the-earlier-words"),
+    pytest.param(["seeing a physio called dominik for my lower back, mondays at 7am",
+                  "what's a good chair for someone with a bad back?",
+                  "switched physios. working w hannah at the core clinic now, way more hands on",
+                  "are standing desks actually good for your back or is it hype"],
+                 "who's my physical therapist these days?", "hannah", "dominik", id="a-switch-of-the-earlier-words"),
+    pytest.param(["我每天晚上都要喝一杯红酒才睡得着",
+                  "晚上老是失眠有什么好办法",
+                  "酒我戒了，已经一个多月了",
+                  "睡前喝热牛奶真的有用吗"],
+                 "我现在还喝酒吗？", "戒了", "红酒", id="a-compound-and-its-head"),
+    pytest.param(["公司给我分的工位是A5-102，靠窗",
+                  "办公室放什么绿植好养活",
+                  "行政把我调到A3-015了，离会议室近多了",
+                  "午休趴桌子上睡脖子疼怎么办"],
+                 "我的工位号是多少？", "A3-015", "A5-102", id="codes-of-one-shape"),
+    pytest.param(["我看剧一直用爱奇艺，用习惯了懒得换",
+                  "推荐几部好看的悬疑剧呗",
+                  "最近都跑腾讯视频上看了，那部剧只有那边有",
+                  "投屏到电视上老是卡怎么办"],
+                 "我现在用哪个app看剧？", "腾讯视频", "爱奇艺", id="a-move-said-with-zuijin-dou"),
+]
+
+
+@pytest.mark.parametrize("messages, question, first, left_behind", FIRST_AND_LEFT_BEHIND)
+def test_the_latest_word_comes_first_and_leaves_the_earlier_behind(engram, messages, question, first, left_behind):
+    remember_daily(engram, messages)
+    found = results_after_all(engram, question)
+    assert first in found[0].unit.content
+    assert by_text(found, left_behind).valid is False
+
+
+def test_what_a_change_acts_on_is_its_words_and_the_three_after_within_its_sentence():
+    assert what_a_change_acts_on("switched physios. working w hannah now") == ["switched physios", "now"]
+    assert what_a_change_acts_on("got a new ergonomic mouse for my desk") == ["got a new ergonomic",
+                                                                             "new ergonomic mouse for"]
+
+
+def test_dropping_lessons_ends_them_and_dropping_the_kids_off_does_not():
+    assert "§told~no" in statement_marks("had to drop the lessons, money's tight")
+    assert not any(mark.endswith("~no") for mark in statement_marks("dropped the kids off at school"))
+
+
+def test_codes_of_letters_and_digits_have_a_shape():
+    assert code_shapes("车位是B2-117") == code_shapes("调到B1-032了") == {"A9-999"}
+    assert code_shapes("flat 4B, ran a 5k, iphone 15") == set()  # too short, or no letter and digit in one
+
+
+def test_a_later_end_that_shares_a_character_of_the_question_with_the_best_match_comes_first(engram):
+    remember_daily(engram, ["阳台上养了一缸金鱼，五条，天天看着挺解压",
+                            "阳台夏天太晒了，装什么遮阳比较好",
+                            "鱼都送人了，出差太多实在顾不过来"])
+    found = results_after_all(engram, "我阳台上还养着鱼吗？")
+    assert "送人" in found[0].unit.content
+    assert by_text(found, "金鱼").valid is False
+
+
+def test_an_end_that_comes_first_leaves_behind_the_earlier_word_that_shares_a_character_of_the_question(engram):
+    # one conversation, so each turn's context keys hold the turns before it and the end ranks first
+    for n, text in enumerate(["客厅里养了一缸孔雀鱼，三十多条，看着挺治愈",
+                              "客厅的沙发想换个颜色，米白还是灰色好",
+                              "鱼都送给同事了，搬家带不走"]):
+        engram.remember(text, at=at(f"2025-01-{n + 1:02d}T09:00:00"), message_id=f"m{n}", session_id="chat")
+    found = results_after_all(engram, "我家里还养着鱼吗？")
+    assert "送给同事" in found[0].unit.content
+    assert by_text(found, "孔雀鱼").valid is False
+
+
+def test_later_news_that_shares_only_a_character_of_the_question_is_no_latest_word(engram):
+    remember_daily(engram, ["报名了社区图书馆的读书会，每月第一个周六，这个月读《活着》",
+                            "读书会退了退了，每次都要写读后感，跟上学似的",
+                            "最近在看东野圭吾的新书，一个人慢慢看挺好"])
+    assert "退了" in results_after_all(engram, "我还在参加那个读书会吗")[0].unit.content
