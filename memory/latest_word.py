@@ -415,9 +415,12 @@ class _MessageVectors(dict):
         return word_families(tokenize_for_search(" ".join(what_a_change_acts_on(self.text(memory_id)))))
 
     def topic_words(self, memory_id: int) -> set[str]:
-        """The word families of a memory's text that could name what it is about, an amount among them ("$89/mo"):
-        not the words any talk of one's days has ("work", "time", "good", "week")."""
-        return {w for w in self.families(memory_id) if len(w) >= 4 or w.isdigit() and len(w) >= 2} - _TALK_OF_ANY_DAY
+        """The word families of a memory's own clauses (not "my neighbour runs a book club") that could name what it
+        is about, an amount among them ("$89/mo"): not the words any talk of one's days has ("work", "time")."""
+        from .extract.attributes import own_clauses  # the statement rules, compiled only when needed
+
+        families = word_families(tokenize_for_search(" ".join(own_clauses(self.text(memory_id)))))
+        return {w for w in families if len(w) >= 4 or w.isdigit() and len(w) >= 2} - _TALK_OF_ANY_DAY
 
     def tells_a_change(self, memory_id: int) -> bool:
         """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""
