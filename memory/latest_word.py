@@ -155,7 +155,7 @@ def names_something(text: str) -> bool:
     return _NAMED_INSIDE.search(text.strip()) is not None
 
 
-# a code of letters and digits: "B2-117", "KX19", "4B"
+# a code of letters and digits: "B2-117", "KX19"
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z\d]+(?:-[A-Za-z\d]+)*(?![\w-])", re.A)
 
 

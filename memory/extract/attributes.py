@@ -620,8 +620,10 @@ _NEGATION = re.compile(
     r"|peaced out|bailed on|walked away from|put (?:the |my )?[\w-]+ away for good"
     r"|(?:leaving|left|quit(?:ting)?|(?:i'm|im|i am) (?:officially )?out of) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club"
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
-    r"|paused (?:\w+ ){1,2}indefinitely|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?) (?:my|our|the) (?:\w+ )?"
-    r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit|lessons|class(?:es)?|course))\b"
+    r"|paused (?:\w+ ){1,2}indefinitely"
+    r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?) (?:my|our|the) (?:\w+ )?"
+    r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit"
+    r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
@@ -1114,8 +1116,8 @@ _THREE_WORDS = re.compile(r"(?:[^\w.!?。！？]+[\w'&-]+){0,3}")  # within its 
 
 
 def what_a_change_acts_on(text: str) -> list[str]:
-    """The words of a message's change or end and the three after it: what it acts on ("switched physios", "had to drop
-    the lessons"; not the "desk" of "got a new ergonomic mouse for my desk")."""
+    """The words of a message's change or end and the three words after them: what it acts on ("switched physios", "had
+    to drop the lessons"; not the "desk" of "got a new ergonomic mouse for my desk")."""
     told = _told(text)
     return [told[m.start():m.end() + len(_THREE_WORDS.match(told, m.end()).group())]
             for pattern in (_CHANGE, _NEGATION) for m in pattern.finditer(told)]
