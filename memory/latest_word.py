@@ -316,9 +316,10 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
     shared = _asked_characters(question) & set(said.get(ids[0], ""))
+    codes = code_shapes(said.get(ids[0], ""))
 
     def shares_a_thing(m: int) -> bool:
-        return bool(topic & topic_words_zh(said[m]) or code_shapes(said.get(ids[0], "")) & code_shapes(said[m]))
+        return bool(topic & topic_words_zh(said[m]) or codes & code_shapes(said[m]))
 
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
@@ -398,6 +399,8 @@ class _MessageVectors(dict):
         self._texts = texts
         self._named: dict[int, set[str]] = {}
         self._text: dict[int, str] = {}
+        self._changed: dict[int, set[str]] = {}
+        self._topic: dict[int, set[str]] = {}
 
     def text(self, memory_id: int) -> str:
         if memory_id not in self._text:
@@ -409,18 +412,25 @@ class _MessageVectors(dict):
         return word_families(tokenize_for_search(self.text(memory_id)))
 
     def changed_words(self, memory_id: int) -> set[str]:
-        """The word families of what a memory's change acts on ("switched physios": physio)."""
-        from .extract.attributes import what_a_change_acts_on  # the statement rules, compiled only when needed
+        """The word families of what a memory's change acts on ("switched physios": physio), read once."""
+        if memory_id not in self._changed:
+            from .extract.attributes import what_a_change_acts_on  # the statement rules, compiled only when needed
 
-        return word_families(tokenize_for_search(" ".join(what_a_change_acts_on(self.text(memory_id)))))
+            acted_on = " ".join(what_a_change_acts_on(self.text(memory_id)))
+            self._changed[memory_id] = word_families(tokenize_for_search(acted_on))
+        return self._changed[memory_id]
 
     def topic_words(self, memory_id: int) -> set[str]:
         """The word families of a memory's own clauses (not "my neighbour runs a book club") that could name what it
-        is about, an amount among them ("$89/mo"): not the words any talk of one's days has ("work", "time")."""
-        from .extract.attributes import own_clauses  # the statement rules, compiled only when needed
+        is about, an amount among them ("$89/mo"): not the words any talk of one's days has ("work", "time"); read
+        once."""
+        if memory_id not in self._topic:
+            from .extract.attributes import own_clauses  # the statement rules, compiled only when needed
 
-        families = word_families(tokenize_for_search(" ".join(own_clauses(self.text(memory_id)))))
-        return {w for w in families if len(w) >= 4 or w.isdigit() and len(w) >= 2} - _TALK_OF_ANY_DAY
+            families = word_families(tokenize_for_search(" ".join(own_clauses(self.text(memory_id)))))
+            self._topic[memory_id] = {w for w in families
+                                      if len(w) >= 4 or w.isdigit() and len(w) >= 2} - _TALK_OF_ANY_DAY
+        return self._topic[memory_id]
 
     def tells_a_change(self, memory_id: int) -> bool:
         """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""

@@ -18,10 +18,11 @@ def open_engram(home=None, **kw) -> Engram:
     return Engram(home, embedder=kw.pop("embedder", HashingEmbedder()), **kw)
 
 
-def remember_daily(eng: Engram, texts: list[str]) -> None:
-    """Chat messages m0, m1, … from the user, one a day from 1 January 2025, each in a session of its own."""
+def remember_daily(eng: Engram, texts: list[str], *, session_id: str | None = None) -> None:
+    """Chat messages m0, m1, … from the user, one a day from 1 January 2025, each in a session of its own (or all in
+    `session_id`'s, one conversation: each turn's context keys then hold the turns before it)."""
     for n, text in enumerate(texts):
-        eng.remember(text, at=at(f"2025-01-{n + 1:02d}T09:00:00"), message_id=f"m{n}", session_id=f"s{n}")
+        eng.remember(text, at=at(f"2025-01-{n + 1:02d}T09:00:00"), message_id=f"m{n}", session_id=session_id or f"s{n}")
 
 
 def first_message_id(eng: Engram, question: str) -> str:
@@ -36,6 +37,16 @@ AFTER_ALL = at("2025-06-01T00:00:00")
 def results_after_all(eng: Engram, question: str) -> list:
     """What recall answers to `question` as of `AFTER_ALL`."""
     return eng.recall(question, as_of=AFTER_ALL).results
+
+
+def check_latest_first_and_earlier_behind(eng: Engram, messages: list[str], question: str, first: str,
+                                          left_behind: str) -> None:
+    """Remember `messages` a day apart, ask `question`: the first result holds `first`, and the result holding
+    `left_behind` is shown as no longer true."""
+    remember_daily(eng, messages)
+    found = results_after_all(eng, question)
+    assert first in found[0].unit.content
+    assert by_text(found, left_behind).valid is False
 
 
 def by_text(found: list, text: str):

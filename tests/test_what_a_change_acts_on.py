@@ -7,7 +7,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks, what_a_change_acts_on
 from memory.latest_word import code_shapes
-from tests.helpers import at, by_text, remember_daily, results_after_all
+from tests.helpers import by_text, check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
 
 @pytest.fixture
@@ -47,10 +47,7 @@ FIRST_AND_LEFT_BEHIND = [
 
 @pytest.mark.parametrize("messages, question, first, left_behind", FIRST_AND_LEFT_BEHIND)
 def test_the_latest_word_comes_first_and_leaves_the_earlier_behind(engram, messages, question, first, left_behind):
-    remember_daily(engram, messages)
-    found = results_after_all(engram, question)
-    assert first in found[0].unit.content
-    assert by_text(found, left_behind).valid is False
+    check_latest_first_and_earlier_behind(engram, messages, question, first, left_behind)
 
 
 def test_what_a_change_acts_on_is_its_words_and_the_three_after_within_its_sentence():
@@ -80,10 +77,9 @@ def test_a_later_end_that_shares_a_character_of_the_question_with_the_best_match
 
 def test_an_end_that_comes_first_leaves_behind_the_earlier_word_that_shares_a_character_of_the_question(engram):
     # one conversation, so each turn's context keys hold the turns before it and the end ranks first
-    for n, text in enumerate(["客厅里养了一缸孔雀鱼，三十多条，看着挺治愈",
-                              "客厅的沙发想换个颜色，米白还是灰色好",
-                              "鱼都送给同事了，搬家带不走"]):
-        engram.remember(text, at=at(f"2025-01-{n + 1:02d}T09:00:00"), message_id=f"m{n}", session_id="chat")
+    remember_daily(engram, ["客厅里养了一缸孔雀鱼，三十多条，看着挺治愈",
+                            "客厅的沙发想换个颜色，米白还是灰色好",
+                            "鱼都送给同事了，搬家带不走"], session_id="chat")
     found = results_after_all(engram, "我家里还养着鱼吗？")
     assert "送给同事" in found[0].unit.content
     assert by_text(found, "孔雀鱼").valid is False

@@ -8,7 +8,7 @@ import pytest
 
 from memory.extract import is_question
 from memory.extract.attributes import ended_things, statement_marks, tells_a_change
-from tests.helpers import by_text, remember_daily, results_after_all
+from tests.helpers import by_text, check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
 
 @pytest.fixture
@@ -39,10 +39,7 @@ FIRST_AND_LEFT_BEHIND = [
 
 @pytest.mark.parametrize("messages, question, first, left_behind", FIRST_AND_LEFT_BEHIND)
 def test_the_latest_word_comes_first_and_leaves_the_earlier_behind(engram, messages, question, first, left_behind):
-    remember_daily(engram, messages)
-    found = results_after_all(engram, question)
-    assert first in found[0].unit.content
-    assert by_text(found, left_behind).valid is False
+    check_latest_first_and_earlier_behind(engram, messages, question, first, left_behind)
 
 
 FIRST_ANSWERS = [
