@@ -235,8 +235,10 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         anchor = later
     # a best match that names nothing and tells no change leaves nothing behind: "work was chaos again, … ended up
     # covering a whole other ward" is no word on "nights on the oncology ward"
-    if anchor in told and anchor in own and (raised or settled or vectors.tells_a_change(anchor)
-                                             or vectors.names(anchor)):
+    # (a slot's answer is the user's word by its rules: "welp my old dentist retired and the practice passed all his
+    # patients to a dr. lindqvist")
+    if (anchor in told or settled) and anchor in own and (raised or settled or vectors.tells_a_change(anchor)
+                                                          or vectors.names(anchor)):
         passed.update(_earlier_on_topic(index, vectors, anchor, own, LEFT_BEHIND_TOPIC[embedder_name]))
     return raised, passed - set(raised) - set(index.same_message(anchor))
 
@@ -256,7 +258,8 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     plain = [score for _, score, rule in window if not rule]
     floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
     relevant = {memory_id for memory_id, score, _ in window if score >= floor}
-    own_in_window = own_turns(index, ids[: WINDOW + 1], yes_no=asks_yes_no(question), kin=kin)
+    yes_no = asks_yes_no(question)
+    own_in_window = own_turns(index, ids[: WINDOW + 1], yes_no=yes_no, kin=kin)
     own = [memory_id for memory_id in own_in_window if memory_id in relevant]
     holders = [index.holding(word, own_in_window) for word in topics]
     held = {memory_id: sum(memory_id in found for found in holders) for memory_id in own}
@@ -268,7 +271,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     on_topic = [memory_id for memory_id, count in telling.items() if count == most]
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
-        return _switch_from_best(index, ids, scores, own, texts, question, yes_no=asks_yes_no(question))
+        return _switch_from_best(index, ids, scores, own, texts, question, yes_no=yes_no)
     holding_a_word = set().union(*holders)
     # a later switch that holds fewer of the words, however low it scores, moves on from it when it shares one with it:
     # "英语课转到学而思了" after "儿子周末在新东方上英语课" for "我儿子现在周末英语在哪上？"

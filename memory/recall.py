@@ -17,7 +17,7 @@ from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR, han_places
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
 from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, PEOPLE_TOPICS, QUESTIONS_MARK,
-                                names_someone, users_kin_named)
+                                asks_their_name, introduces_by_name, names_someone, users_kin_named)
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
@@ -224,7 +224,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)),
                      peoples_answers=[m for m, c in candidates.items() if c.rule and c.attribute in PEOPLE_TOPICS])
     if of_their_people:
-        ranked = _others_kin_weighed(parts, ranked, query)
+        ranked = _introduced_by_name_first(parts, _others_kin_weighed(parts, ranked, query), query)
     left_behind: set[int] = set()
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked, left_behind = _latest_word(parts, ranked, candidates, query, getattr(parts.embedder, "name", ""))
@@ -1003,6 +1003,24 @@ def _others_kin_weighed(parts: RecallParts, ranked: Pool, query: str) -> Pool:
     for position, memory_id in enumerate(top):
         if memory_id in others and memory_id not in own_kin:
             ranked.scores[position] *= OTHERS_WEIGHT
+    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
+
+
+def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> Pool:
+    """A question that asks what one of the user's family is called ("what's my nephew's name?") is answered by a
+    message that names them ("finished the crochet blanket for my nephew Theo"), not by one that only speaks of them
+    ("my nephew's birthday is coming up, good gift for a 6 yo?"): the best-ranked such message among the first
+    candidates goes first, unless a rule's answer is first."""
+    kin = asks_their_name(query)
+    if kin is None or not len(ranked.ids) or ranked.rule[0]:
+        return ranked
+    top = ranked.ids[:KIN_WINDOW].tolist()
+    units = parts.store.memories_by_id(top)
+    named = next((position for position, memory_id in enumerate(top)
+                  if memory_id in units and introduces_by_name(units[memory_id].content, kin)), None)
+    if not named:  # none, or the first already
+        return ranked
+    ranked.scores[named] = ranked.scores[0] * 1.05
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 

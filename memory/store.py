@@ -424,6 +424,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # stop 52: dropping lessons, a class or a course ends them ("had to drop the lessons"), so does giving all away
     # ("鱼都送给楼下小孩了")
     ("m043_statement_marks", m008_statement_marks),
+    # stop 53: moving again (又搬了) or back (搬回) is a move, also in the clause that tells what the user had to do
+    # ("房东要卖房 没办法又搬了"); a card closed (销了, 注销) ends it
+    ("m044_statement_marks", m008_statement_marks),
 ]
 
 

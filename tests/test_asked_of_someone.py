@@ -92,6 +92,13 @@ def test_the_users_news_after_what_someone_else_did_is_their_own():
     assert OTHERS_MARK in statement_marks("老公公司搬到了张江，现在每天开车上班")  # the one before drives
 
 
+@pytest.mark.parametrize("text", ["房东要卖房 没办法又搬了…这次在亦庄",  # what the user had to do, in the same clause
+                                  "房东要卖房 没办法 上周末又搬回通州了"])  # moving back is a move
+def test_moving_again_after_what_someone_else_did_is_where_the_user_lives(text):
+    marks = statement_marks(text)
+    assert "§home_location" in marks and OTHERS_MARK not in marks
+
+
 @pytest.mark.parametrize("text", ["my grandson wants a motorbike for his 17th, his mum is dead against it. I'm torn",
                                   "my brother is buying a tesla, reckons charging is easy now, i'm sceptical"])
 def test_someone_elses_news_with_only_the_users_feeling_after_it_is_theirs(text):

@@ -5,7 +5,7 @@ question's words shared by a compound and its head (红酒 and 酒 for "我现�
 and "A3-015") or a move said with 最近都 ("最近都跑腾讯视频上看了") does the same."""
 import pytest
 
-from memory.extract.attributes import statement_marks, what_a_change_acts_on
+from memory.extract.attributes import statement_marks, tells_an_end, what_a_change_acts_on
 from memory.latest_word import code_shapes
 from tests.helpers import by_text, check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
@@ -42,6 +42,18 @@ FIRST_AND_LEFT_BEHIND = [
                   "最近都跑腾讯视频上看了，那部剧只有那边有",
                   "投屏到电视上老是卡怎么办"],
                  "我现在用哪个app看剧？", "腾讯视频", "爱奇艺", id="a-move-said-with-zuijin-dou"),
+    pytest.param(["doing life drawing at the Fernwood Arts Centre on wednesday nights, love it",
+                  "what pencils are best for quick gesture sketches?",
+                  "turns out the wednesday session got cancelled for good, the tutor went to Halden Studio so i go "
+                  "there now",
+                  "how do i fix smudged charcoal on paper"],
+                 "where do i do life drawing now?", "Halden", "Fernwood", id="an-end-told-of-the-thing-itself"),
+    pytest.param(["dentist appt with dr. mensah next tuesday, dreading it",
+                  "is it bad to brush right after coffee?",
+                  "welp my old dentist retired and the practice handed all his patients over to a dr. castillo. first "
+                  "checkup w her went ok",
+                  "how often should i replace my toothbrush?"],
+                 "who's my dentist now?", "castillo", "mensah", id="the-one-it-calls-old"),
 ]
 
 
@@ -54,6 +66,12 @@ def test_what_a_change_acts_on_is_its_words_and_the_three_after_within_its_sente
     assert what_a_change_acts_on("switched physios. working w hannah now") == ["switched physios", "now"]
     assert what_a_change_acts_on("got a new ergonomic mouse for my desk") == ["got a new ergonomic",
                                                                              "new ergonomic mouse for"]
+
+
+def test_an_end_told_of_the_thing_itself_acts_on_the_three_words_before_it():
+    assert "my tuesday class " in what_a_change_acts_on("turns out my tuesday class got axed lol")
+    assert "my old dentist " in what_a_change_acts_on("welp my old dentist retired last month")
+    assert what_a_change_acts_on("my tuesday class is great") == []
 
 
 def test_dropping_lessons_ends_them_and_dropping_the_kids_off_does_not():
@@ -90,3 +108,17 @@ def test_later_news_that_shares_only_a_character_of_the_question_is_no_latest_wo
                             "读书会退了退了，每次都要写读后感，跟上学似的",
                             "最近在看东野圭吾的新书，一个人慢慢看挺好"])
     assert "退了" in results_after_all(engram, "我还在参加那个读书会吗")[0].unit.content
+
+
+def test_a_card_closed_is_the_answer_to_whether_the_user_still_has_it(engram):
+    remember_daily(engram, ["浦发的信用卡额度给我提到三万了，开心",
+                            "信用卡分期到底划不划算",
+                            "年费太贵了，打电话让客服把浦发那张卡销了"])
+    found = results_after_all(engram, "我还有浦发的信用卡吗")
+    assert "销了" in found[0].unit.content
+    assert by_text(found, "额度").valid is False
+
+
+def test_a_card_closed_ends_it_and_an_expense_reimbursed_does_not():
+    assert tells_an_end("客服把那张卡销了") and tells_an_end("那张卡注销了")
+    assert not tells_an_end("出差的发票报销了") and not tells_an_end("这个月开销了不少")

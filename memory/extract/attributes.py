@@ -497,7 +497,7 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we'v
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽", "年后又搬了".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
@@ -627,7 +627,8 @@ _NEGATION = re.compile(
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
-    r"|还清|还完了|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
+    r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
+    r"|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
 # for good", "dumped him for being rude"); so is leaving "the old" one
@@ -673,7 +674,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|" + _NOT_A_THING_MOVED + r"(?:搬到|搬去|搬进|迁到)|搬完家|搬好家"
+                      r"住在|住进|" + _NOT_A_THING_MOVED + r"(?:搬到|搬去|搬进|搬回|迁到)|搬完家|搬好家|(?:又|再)搬(?:了|家)(?![吗么没])"
                       r"|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
                       r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回|(?:租|买)的房子?在"
@@ -1113,14 +1114,21 @@ def ended_things(text: str) -> list[str]:
 
 
 _THREE_WORDS = re.compile(r"(?:[^\w.!?。！？]+[\w'&-]+){0,3}")  # within its sentence
+_THREE_WORDS_BEFORE = re.compile(r"(?:[\w'&-]+[^\w.!?。！？]+){0,3}$")  # ... and before a point of it
+# an end told of the thing itself, which stands before it: "my tuesday class got axed", "my old dentist retired"
+_ENDED_OF_ITSELF = re.compile(r"\b(?:(?:got|was|were|been|is|are) (?:axed|cancell?ed|canceled|scrapped"
+                              r"|discontinued|shut down|closed(?: down)?)|retired|closed (?:down|for good)|shut down"
+                              r"|went (?:bust|under)|folded)\b", re.I)
 
 
 def what_a_change_acts_on(text: str) -> list[str]:
     """The words of a message's change or end and the three words after them: what it acts on ("switched physios", "had
-    to drop the lessons"; not the "desk" of "got a new ergonomic mouse for my desk")."""
+    to drop the lessons"; not the "desk" of "got a new ergonomic mouse for my desk"), and the three words before an end
+    told of the thing itself ("my tuesday class got axed", "my old dentist retired")."""
     told = _told(text)
-    return [told[m.start():m.end() + len(_THREE_WORDS.match(told, m.end()).group())]
-            for pattern in (_CHANGE, _NEGATION) for m in pattern.finditer(told)]
+    after = [told[m.start():m.end() + len(_THREE_WORDS.match(told, m.end()).group())]
+             for pattern in (_CHANGE, _NEGATION) for m in pattern.finditer(told)]
+    return after + [_THREE_WORDS_BEFORE.search(told[:m.start()]).group() for m in _ENDED_OF_ITSELF.finditer(told)]
 
 
 def tells_an_end(text: str) -> bool:
@@ -1160,9 +1168,12 @@ def _own_news_after(text: str) -> bool:
         return False
     clauses = _clauses(text)
     forced = next((n for n, clause in enumerate(clauses) if n and _ZH_ONLY_COULD.match(clause)), None)
-    return forced is not None and any(_ZH_DROPPED_SUBJECT.match(clause) and any(zh.search(clause) for _, zh in
-                                                                              _CUE_PATTERNS.values())
-                                      for clause in clauses[forced:])
+    if forced is None:
+        return False
+    # what the user had to do may follow in the same clause: "没办法又搬了"
+    after = [clauses[forced][_ZH_ONLY_COULD.match(clauses[forced]).end():], *clauses[forced + 1:]]
+    return any(_ZH_DROPPED_SUBJECT.match(clause) and any(zh.search(clause) for _, zh in _CUE_PATTERNS.values())
+               for clause in after)
 
 
 def _only_asks(text: str) -> bool:

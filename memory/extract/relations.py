@@ -10,8 +10,8 @@ import re
 from .han import HAN
 
 __all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
-           "about_someone_else", "fact_marks", "names_someone", "says_of_user", "someone_elses", "someone_elses_attribute",
-           "speaks_only_of_them", "users_kin_named"]
+           "about_someone_else", "asks_their_name", "fact_marks", "introduces_by_name", "names_someone", "says_of_user", "someone_elses",
+           "someone_elses_attribute", "speaks_only_of_them", "users_kin_named"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
 OTHERS_MARK = "§others"
@@ -208,6 +208,28 @@ def users_kin_named(question: str) -> re.Pattern[str] | None:
     alternatives = [rf"\b(?:my|our|the|user's)\s+{_KIN_MODIFIER_EN}(?:{kin})(?:s|'s|s')?\b" for kin in english]
     alternatives += [rf"(?:(?:我|用户)(?:的|家)?|(?:^|(?<=[，,。！？!?\s]))(?:家里?)?)(?:{kin})" for kin in chinese]
     return re.compile("|".join(alternatives), re.I)
+
+
+# what a question asks of the one of the user's family it names, right after them: their name
+_THEIR_NAME = re.compile(r"(?:-in-law)?(?:'s|s'|'|’s|’)?\s*(?:现在|还)?(?:names?\b|called\b|叫|的名字)", re.I)
+
+
+def asks_their_name(question: str) -> re.Pattern[str] | None:
+    """For a question that asks what one of the user's family is called ("what's my nephew's name?", "what are my kids
+    called?", "我儿子叫什么"; not "what's my son's football club called?"), the words by which a message names them
+    (`users_kin_named`); None for any other question."""
+    kin = users_kin_named(question)
+    if kin is None or not any(_THEIR_NAME.match(question, m.end()) for m in kin.finditer(question)):
+        return None
+    return kin
+
+
+def introduces_by_name(text: str, kin: re.Pattern[str]) -> bool:
+    """Whether a message names one of the user's family (`kin`, as `users_kin_named` gives it) by their name: "finished
+    the blanket for my nephew Theo", "my husband is called Kenji", "我儿子叫乐乐"; not "my nephew's birthday is coming up"."""
+    return any(_NAMED.match(text, m.end()) and not re.match(r"\s+I\b", text[m.end():])
+               or _IS_CALLED.match(text, m.end()) or text.startswith("叫", m.end())
+               for m in kin.finditer(text))
 
 
 def someone_elses_attribute(attribute: str) -> bool:

@@ -33,7 +33,8 @@ NETWORK = (r"giffgaff|(?-i:EE)|(?<=on |to )ee|(?<=with )ee|o2|vodafone|(?-i:Thre
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus"
            r"|visible(?= by verizon)|visible wireless"
            r"|google fi|boost mobile|straight talk|us mobile")
-DIET = r"(?:vegetarian|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based)"
+DIET = (r"(?:vegetarian|veggie|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free"
+        r"|plant[- ]based)")
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
 STREAMING_SERVICE = (r"netflix|hulu|disney\s?(?:\+|plus)|hbo max|prime video|amazon prime|apple tv\+?"
                      r"|paramount\s?(?:\+|plus)|peacock|crunchyroll|britbox|now tv|youtube (?:premium|tv)|sling tv|fubo(?:tv)?")
