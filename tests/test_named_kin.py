@@ -32,7 +32,6 @@ def test_a_relative_named_by_name(text, named):
     assert introduces_by_name(text, kin) is named
 
 
-
 @pytest.mark.parametrize("question, asks", [
     ("what's my nephew's name?", True), ("what are my kids called?", True), ("我儿子叫什么", True),
     ("我老公的名字是什么", True), ("what are my kids' names?", True), ("我老公现在叫什么？", True),

@@ -2,7 +2,10 @@
 object is a word of the earlier statement ("had to drop the lessons" after "piano lessons with …", "switched physios"
 after "seeing a physio called …") is the latest word and leaves the earlier behind; in Chinese, a character of the
 question's words shared by a compound and its head (红酒 and 酒 for "我现在还喝酒吗？"), a code of the same shape ("A5-102"
-and "A3-015") or a move said with 最近都 ("最近都跑腾讯视频上看了") does the same."""
+and "A3-015") or a move said with 最近都 ("最近都跑腾讯视频上看了") does the same. An end told of the thing itself acts on the
+words before it ("my tuesday class got axed"), and a slot's answer leaves earlier words behind though its message is no
+statement of the user's ("welp my old dentist retired and the practice handed all his patients over to …"); a card
+closed (销了) is the answer to whether the user still has it."""
 import pytest
 
 from memory.extract.attributes import statement_marks, tells_an_end, what_a_change_acts_on
@@ -53,7 +56,7 @@ FIRST_AND_LEFT_BEHIND = [
                   "welp my old dentist retired and the practice handed all his patients over to a dr. castillo. first "
                   "checkup w her went ok",
                   "how often should i replace my toothbrush?"],
-                 "who's my dentist now?", "castillo", "mensah", id="the-one-it-calls-old"),
+                 "who's my dentist now?", "castillo", "mensah", id="a-settled-answer-that-is-no-statement"),
 ]
 
 
