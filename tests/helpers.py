@@ -40,10 +40,10 @@ def results_after_all(eng: Engram, question: str) -> list:
 
 
 def check_latest_first_and_earlier_behind(eng: Engram, messages: list[str], question: str, first: str,
-                                          left_behind: str) -> None:
-    """Remember `messages` a day apart, ask `question`: the first result holds `first`, and the result holding
-    `left_behind` is shown as no longer true."""
-    remember_daily(eng, messages)
+                                          left_behind: str, *, session_id: str | None = None) -> None:
+    """Remember `messages` a day apart (in one conversation with `session_id`), ask `question`: the first result holds
+    `first`, and the result holding `left_behind` is shown as no longer true."""
+    remember_daily(eng, messages, session_id=session_id)
     found = results_after_all(eng, question)
     assert first in found[0].unit.content
     assert by_text(found, left_behind).valid is False

@@ -5,7 +5,7 @@ from memory.embed import HashingEmbedder
 from memory.extract.attributes import resolve, statement_topics
 from memory.extract.facts import find_statements
 from memory.extract.value_types import acquired, held_classes, switch, value_class, value_classes
-from tests.helpers import at, by_text, open_engram, remember_daily, results_after_all
+from tests.helpers import at, check_latest_first_and_earlier_behind, open_engram
 
 WRITTEN = datetime(2025, 3, 1, tzinfo=timezone.utc)
 
@@ -175,9 +175,7 @@ def test_an_account_opened_with_a_bank_is_a_statement_about_the_bank():
 
 def test_veggie_is_a_diet_and_a_later_diet_leaves_it_behind(tmp_path):
     assert facts("i'm veggie, have been for years") == [("User's diet: veggie.", "diet")]
-    eng = open_engram(tmp_path)
-    remember_daily(eng, ["been fully veggie since march, loving it", "any good tofu recipes for a stir fry?",
-                         "ok confession, i eat fish again now so pescatarian i guess"])
-    found = results_after_all(eng, "am i still vegetarian?")
-    assert "pescatarian" in found[0].unit.content
-    assert by_text(found, "fully veggie").valid is False
+    messages = ["been fully veggie since march, loving it", "any good tofu recipes for a stir fry?",
+                "ok confession, i eat fish again now so pescatarian i guess"]
+    check_latest_first_and_earlier_behind(open_engram(tmp_path), messages, "am i still vegetarian?", "pescatarian",
+                                          "fully veggie")

@@ -10,7 +10,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks, tells_an_end, what_a_change_acts_on
 from memory.latest_word import code_shapes
-from tests.helpers import by_text, check_latest_first_and_earlier_behind, remember_daily, results_after_all
+from tests.helpers import check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
 
 @pytest.fixture
@@ -57,6 +57,14 @@ FIRST_AND_LEFT_BEHIND = [
                   "checkup w her went ok",
                   "how often should i replace my toothbrush?"],
                  "who's my dentist now?", "castillo", "mensah", id="a-settled-answer-that-is-no-statement"),
+    pytest.param(["阳台上养了一缸金鱼，五条，天天看着挺解压",
+                  "阳台夏天太晒了，装什么遮阳比较好",
+                  "鱼都送人了，出差太多实在顾不过来"],
+                 "我阳台上还养着鱼吗？", "送人", "金鱼", id="a-later-end-sharing-a-character-of-the-question"),
+    pytest.param(["浦发的信用卡额度给我提到三万了，开心",
+                  "信用卡分期到底划不划算",
+                  "年费太贵了，打电话让客服把浦发那张卡销了"],
+                 "我还有浦发的信用卡吗", "销了", "额度", id="a-card-closed"),
 ]
 
 
@@ -87,23 +95,11 @@ def test_codes_of_letters_and_digits_have_a_shape():
     assert code_shapes("flat 4B, ran a 5k, iphone 15") == set()  # too short, or no letter and digit in one
 
 
-def test_a_later_end_that_shares_a_character_of_the_question_with_the_best_match_comes_first(engram):
-    remember_daily(engram, ["阳台上养了一缸金鱼，五条，天天看着挺解压",
-                            "阳台夏天太晒了，装什么遮阳比较好",
-                            "鱼都送人了，出差太多实在顾不过来"])
-    found = results_after_all(engram, "我阳台上还养着鱼吗？")
-    assert "送人" in found[0].unit.content
-    assert by_text(found, "金鱼").valid is False
-
-
 def test_an_end_that_comes_first_leaves_behind_the_earlier_word_that_shares_a_character_of_the_question(engram):
     # one conversation, so each turn's context keys hold the turns before it and the end ranks first
-    remember_daily(engram, ["客厅里养了一缸孔雀鱼，三十多条，看着挺治愈",
-                            "客厅的沙发想换个颜色，米白还是灰色好",
-                            "鱼都送给同事了，搬家带不走"], session_id="chat")
-    found = results_after_all(engram, "我家里还养着鱼吗？")
-    assert "送给同事" in found[0].unit.content
-    assert by_text(found, "孔雀鱼").valid is False
+    check_latest_first_and_earlier_behind(engram, ["客厅里养了一缸孔雀鱼，三十多条，看着挺治愈", "客厅的沙发想换个颜色，米白还是灰色好",
+                                                   "鱼都送给同事了，搬家带不走"], "我家里还养着鱼吗？", "送给同事", "孔雀鱼",
+                                          session_id="chat")
 
 
 def test_later_news_that_shares_only_a_character_of_the_question_is_no_latest_word(engram):
@@ -111,15 +107,6 @@ def test_later_news_that_shares_only_a_character_of_the_question_is_no_latest_wo
                             "读书会退了退了，每次都要写读后感，跟上学似的",
                             "最近在看东野圭吾的新书，一个人慢慢看挺好"])
     assert "退了" in results_after_all(engram, "我还在参加那个读书会吗")[0].unit.content
-
-
-def test_a_card_closed_is_the_answer_to_whether_the_user_still_has_it(engram):
-    remember_daily(engram, ["浦发的信用卡额度给我提到三万了，开心",
-                            "信用卡分期到底划不划算",
-                            "年费太贵了，打电话让客服把浦发那张卡销了"])
-    found = results_after_all(engram, "我还有浦发的信用卡吗")
-    assert "销了" in found[0].unit.content
-    assert by_text(found, "额度").valid is False
 
 
 def test_a_card_closed_ends_it_and_an_expense_reimbursed_does_not():
