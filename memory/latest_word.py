@@ -39,7 +39,7 @@ from .model import ASSISTANT_MARK
 from .slots import asks_about_before, asks_as_user
 from .two_events import two_events
 
-__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "TIME_OF_ASKING", "asks_present_state", "asks_yes_no",
+__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "TIME_OF_ASKING", "TITLED_NAME", "asks_present_state", "asks_yes_no",
            "latest_word_scores", "names_something", "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
@@ -147,12 +147,14 @@ def asks_present_state(question: str) -> bool:
 # a name or a number inside a sentence (not the capital that starts one, nor a bare "I"): "parking spot B-14", "a
 # ThinkPad X1 Carbon", "Tuesdays and Thursdays"
 _NAMED_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*|\d")
+# a person by their title, in any case: "i'm seeing dr lindqvist now"
+TITLED_NAME = re.compile(r"\b(?:dr|doctor|mr|mrs|ms|prof)\.? [a-z]{2,}\b", re.I)
 
 
 def names_something(text: str) -> bool:
-    """Whether a text names someone or something by a capital inside a sentence or a number ("I'm with Dr Lindqvist
-    now", "spot B-14"); not "got a new ergonomic mouse for my desk"."""
-    return _NAMED_INSIDE.search(text.strip()) is not None
+    """Whether a text names someone or something by a capital inside a sentence, a title or a number ("I'm with Dr
+    Lindqvist now", "i'm seeing dr lindqvist now", "spot B-14"); not "got a new ergonomic mouse for my desk"."""
+    return _NAMED_INSIDE.search(text.strip()) is not None or TITLED_NAME.search(text) is not None
 
 
 # a code of letters and digits: "B2-117", "KX19"
@@ -280,7 +282,10 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1]]
     switches = texts(later)
     shared = _asked_characters(question) & set(said.get(latest, ""))
-    switched = [m for m in later if _ZH_SWITCH.search(switches.get(m, ""))
+    # and for a yes/no question, a later end that shares such a character: "想了很久，不考了" after "在准备考研" for
+    # "我还在准备考研吗"
+    switched = [m for m in later if (_ZH_SWITCH.search(switches.get(m, ""))
+                                     or yes_no and _tells_an_end(switches.get(m, "")))
                 and (topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, "")) and m in holding_a_word
                      or shared & set(switches.get(m, "")))]
     latest = max(switched, key=lambda m: index.attrs(m)[1], default=latest)

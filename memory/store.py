@@ -427,6 +427,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # stop 53: moving again (又搬了) or back (搬回) is a move, also in the clause that tells what the user had to do
     # ("房东要卖房 没办法又搬了"); a card closed (销了, 注销) ends it
     ("m044_statement_marks", m008_statement_marks),
+    # stop 54: a couple's own occasions are words on the partner ("third date with Priya", "our anniversary trip"); a
+    # question followed only by not knowing ("… go in?? i always forget") only asks; a move done (搬完了) or a home
+    # begun (开始住) is where the user lives, also after an ellipsis that ends what someone else did ("……只能又搬了")
+    ("m045_statement_marks", m008_statement_marks),
 ]
 
 

@@ -93,10 +93,18 @@ def test_the_users_news_after_what_someone_else_did_is_their_own():
 
 
 @pytest.mark.parametrize("text", ["房东要卖房 没办法又搬了…这次在亦庄",  # what the user had to do, in the same clause
-                                  "房东要卖房 没办法 上周末又搬回通州了"])  # moving back is a move
+                                  "房东要卖房 没办法 上周末又搬回通州了",  # moving back is a move
+                                  # an ellipsis ends what the landlord did; 开始住 is where the user lives from now
+                                  "房东突然说要卖房子……只能又搬了，这周开始住浦东张江那边了"])
 def test_moving_again_after_what_someone_else_did_is_where_the_user_lives(text):
     marks = statement_marks(text)
     assert "§home_location" in marks and OTHERS_MARK not in marks
+
+
+@pytest.mark.parametrize("text, home", [("上周末终于搬完了 累死😵 现在在张江这边", True),  # the move done
+                                        ("搬完了吗？", False), ("下周开始住院了，有点怕", False)])
+def test_a_move_done_or_a_home_begun_is_where_the_user_lives(text, home):
+    assert ("§home_location" in statement_marks(text)) is home
 
 
 @pytest.mark.parametrize("text", ["my grandson wants a motorbike for his 17th, his mum is dead against it. I'm torn",

@@ -243,6 +243,8 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m042_statement_marks", "did my usual saturday shift at the pantry, we packed 300 boxes!", "§said"),  # exclaims
     ("m043_statement_marks", "had to drop the lessons, money's tight", "§told~no"),  # dropping lessons ends them
     ("m044_statement_marks", "房东要卖房 没办法又搬了…这次在回龙观", "§home_location"),  # moving again, after a forced turn
+    ("m045_statement_marks", "third date with Priya tonight and I think I really like her", "§partner"),  # a couple's occasion
+    ("m045_statement_marks", "what order do serum and moisturizer go in?? i always forget", "§questions"),  # not knowing
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

@@ -47,6 +47,7 @@ _WORK_MODE = (r"(?:\s+(?:nights|days|evenings|weekends|mornings|shifts|night shi
               r"|from home|freelance|locum|on contract|as a contractor))?")
 _ART = r"(?:(?:a|an|the|my|our)\s+)?"
 _CAP = r"(?-i:[A-Z0-9])"  # a value that is a name starts with a capital
+_NTH = r"(?:first|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))"  # "third date", "5th date"
 # what a closing that names nothing ends, by kind: whoever the partner was ("we broke up"), wherever the user worked
 # ("I handed in my notice")
 UNNAMED = {"partner_stop": "their partner", "employer_stop": "their employer"}
@@ -256,6 +257,15 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                    rf"(?:woman|man|girl|guy|lad|lady|bloke|person|someone)\s+(?:called|named)\s+)?(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"i\s*{_BE}\s+{_ADV}in a relationship with\s+(?P<v>{_CAP}\w+){_TAIL}"),
     _en("partner", rf"(?P<v>{_CAP}\w+)\s+and\s+i\s+(?:are|got)\s+(?:now\s+)?(?:together|dating|engaged|married|an item){_TAIL}"),
+    # a couple's own occasions name the partner: "third date with Priya tonight", "valentine's dinner with Marcus",
+    # "Jake and I hit 6 months this weekend", "me and Tom are doing 2 years next week"
+    _en("partner", rf"(?:(?:a|our|my)\s+)?(?:date night|{_NTH}\s+date|valentine'?s(?:\s+day)?(?:\s+(?:dinner|date|night))?"
+                   rf"|anniversary(?:\s+(?:dinner|trip|weekend|date))?)\s+(?:w/\s*|w\s+|with\s+)(?P<v>{_CAP}\w+){_TAIL}"),
+    _en("partner", rf"(?:(?P<v>{_CAP}\w+)\s+and\s+i|me\s+and\s+(?P<v2>{_CAP}\w+))\s+(?:hit|are doing|are hitting"
+                   rf"|(?:have|'ve)\s+been\s+together|celebrated|are celebrating)"
+                   # the time together may be read as a date and left out: "Jake and I hit [6 months this weekend]"
+                   rf"(?:\s+(?:\d+|a|one|two|three|four|five|six"
+                   rf"|seven|eight|nine|ten|eleven|twelve)\s+(?:years?|months?){_TAIL})?"),
     _en("employer_join", rf"i\s+{_HAVE}accepted\s+(?:an?\s+)?(?:job\s+)?offer\s+(?:from|at|with)\s+(?P<v>{_NAME}){_TAIL}"),
     _en("employer_join", rf"(?P<v>{_NAME})\s+(?:took me on|hired me|offered me a job|snapped me up|picked me up|gave me a job){_TAIL}"),
     _en("employer", rf"i\s*{_BE}\s+{_ADV}(?:now\s+)?(?:at|with)\s+(?P<v>{_NAME})\s+(?:on|in)\s+(?:the\s+)?[\w-]+\s+(?:team|department|desk){_TAIL}"),
@@ -641,6 +651,8 @@ _LEFT_FOR = re.compile(r"\b(?:ditched|dumped|dropped|swapped|traded|left|quit) (
 _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|instead|switched|swapped|started|joined|moved|took up|taken up|picked up"
     r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move|moves to|pulled \w+ out of"
+    # a plan or a hire replaced: "change of plans, … we rebooked to crete", "fired them lol … brought in mendez renovations"
+    r"|change of plans?|rebooked|brought in|fired (?:them|him|her|my|our|the)"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
@@ -674,10 +686,12 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # a switch that names both places: "swapped Clapham for a tiny terrace in Margate"
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
-                      r"住在|住进|" + _NOT_A_THING_MOVED + r"(?:搬到|搬去|搬进|搬回|迁到)|搬完家|搬好家|(?:又|再)搬(?:了|家)(?![吗么没])"
+                      r"住在|住进|" + _NOT_A_THING_MOVED + r"(?:搬到|搬去|搬进|搬回|迁到)|搬(?:完|好)(?:家|了)(?![吗么没])"
+                      r"|(?:又|再)搬(?:了|家)(?![吗么没])"
                       r"|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
-                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|(?:现在|目前|如今)住|住到|住回|(?:租|买)的房子?在"
+                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|(?:现在|目前|如今|开始)住(?!院|酒店|宾馆|民宿)|住到|住回"
+                      r"|(?:租|买)的房子?在"
                       # "我住望京这边": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
                       r"|(?:我|我们|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
@@ -742,7 +756,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"|psychiatrist|psychologist|chiropractor|nutritionist|dietitian|tutor|coach)\w+|\w+ called"
                 r"|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
                 r"|been with(?! (?:" + _BANK + "|" + _NETWORK + r")\b)|been together|in a relationship|called it quits|parted ways|made it official"
-                r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?) together)\b",
+                r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?) together"
+                r"|date night|" + _NTH + r" date|valentine'?s (?:day |dinner |date |night )?(?:with|w/?) (?!(?:the|my) )"
+                r"|(?:our|my) (?:\w+ )?anniversary|anniversary (?:with|dinner|trip|date))\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
@@ -1166,7 +1182,8 @@ def _own_news_after(text: str) -> bool:
     dropped, the user's news on an attribute: "房东要卖房 只能搬了 现在住回龙观" is where the user lives now."""
     if not HAN_CHAR.search(text):
         return False
-    clauses = _clauses(text)
+    # "房东突然说要卖房子……只能又搬了": an ellipsis ends what someone else did as a comma would
+    clauses = [part.strip() for clause in _clauses(text) for part in re.split(r"…+|\.{3,}", clause) if part.strip()]
     forced = next((n for n, clause in enumerate(clauses) if n and _ZH_ONLY_COULD.match(clause)), None)
     if forced is None:
         return False
@@ -1204,15 +1221,22 @@ _WISH = re.compile(r"^我?[\u4e00-\u9fff\d]{0,6}?(?:也|还|一直|有点|很|�
 # a name inside a sentence, not the capital that starts one
 _NAME_INSIDE_SENTENCE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b[A-Z][a-z]")
 ASIDE_WORDS = 8
+# the user only saying they do not know, which is why they ask: "what order do serum and moisturizer go in?? i always
+# forget", "is it 'affect' or 'effect'? i never remember"
+_NOT_KNOWING = re.compile(r"^(?:lol |ugh |tbh |honestly )?(?:i|i'm|im)\s+(?:always\s+|never\s+|still\s+|honestly\s+"
+                          r"|genuinely\s+|just\s+|literally\s+)*(?:forget|can'?t remember|never remember|don'?t know"
+                          r"|never know|can'?t tell|have no idea|get (?:them |it )?(?:confused|mixed up)|mix (?:them|it) up"
+                          r"|(?:am|'m) (?:confused|clueless|lost))\b[^,;]{0,20}$", re.I)
 
 
 def _an_aside(told: str) -> bool:
     """What a message that opens with a question tells besides is only an aside when it is short, says nothing of the
-    user (no "I", "my"), names no one and nothing, and speaks of no attribute: "which city has the best live music?
-    genuinely curious", "who won the football last night? missed it", "best way to organise a medicine cabinet? ours is
-    chaos"; not "any recs for a vet? just adopted Miso" or "what's a good gift for my barber? he's done my hair for 10
-    years"."""
-    return (not HAN_CHAR.search(told) and len(told.split()) <= ASIDE_WORDS and not _FIRST_PERSON.search(told)
+    user (no "I", "my", but that they do not know: "… go in?? i always forget"), names no one and nothing, and speaks of
+    no attribute: "which city has the best live music? genuinely curious", "who won the football last night? missed
+    it", "best way to organise a medicine cabinet? ours is chaos"; not "any recs for a vet? just adopted Miso" or
+    "what's a good gift for my barber? he's done my hair for 10 years"."""
+    return (not HAN_CHAR.search(told) and len(told.split()) <= ASIDE_WORDS
+            and (not _FIRST_PERSON.search(told) or _NOT_KNOWING.match(told) is not None)
             and not _NAME_INSIDE_SENTENCE.search(told)
             and all(name in ("said", "told") for name, _ in statement_topics(told)))
 

@@ -27,7 +27,7 @@ _CLAUSE_SEP = re.compile(
     r"\s*(?:[;；：，]|:(?!\d)|,(?!\d))\s*|\s+[-–—]+\s+"
     rf"|\s*[{EMOJI}][{EMOJI}\u200d\ufe0f]*\s*(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])(?!叫|名叫|名字叫)"  # 搞定了😮‍💨 现在住在杭州
     r"|\s+(?:and|but|so|because|although|though|while)\s+(?=(?:i|i'm|i've|i'd|my|me|please|remember)\b)"
-    r"(?!i\s+(?:are|were|aren't|weren't|have been together|got (?:married|engaged|together))\b)"
+    r"(?!i\s+(?:are|were|aren't|weren't|have been together|got (?:married|engaged|together)|hit|celebrated)\b)"
     r"|\s+(?:and|but)\s+(?=(?:got|bought|adopted|moved|started|switched|joined|took|signed)\b)"
     r"|而且|并且|但是|不过|可是|所以|然后",
     re.I,

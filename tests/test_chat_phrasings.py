@@ -1,0 +1,133 @@
+"""Things chat says without the rules' usual frames: a couple's own occasions name the partner ("third date with
+Priya", "valentine's dinner with Marcus", "Jake and I hit 6 months"); a plan or a hire replaced is a change ("change of
+plans … we rebooked", "fired them … brought in …"); a person is named by a title in lower case ("dr lindqvist"); a
+question followed only by not knowing ("… go in?? i always forget") only asks; and under the user's change, the
+earlier word of theirs that answers the question by its meaning, though typed in lower case, is what the change left
+behind."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from memory.extract.attributes import resolve, statement_marks, tells_a_change
+from memory.extract.facts import find_statements
+from memory.latest_word import names_something
+from tests.helpers import at, by_text, check_latest_first_and_earlier_behind, results_after_all
+
+AT = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def engram(minilm_engram):  # the earlier word is read by MiniLM's cosines
+    return minilm_engram
+
+
+@pytest.mark.parametrize("text, partner", [
+    ("third date with Priya tonight and I think I'm in trouble (the good kind)", "Priya"),
+    ("valentine's dinner with Marcus tonight, he booked the place with the tiny pastas", "Marcus"),
+    ("date night w/ Marcus tonight, he's booked that tapas place on the high st", "Marcus"),
+    ("Jake and I hit 6 months this weekend, what's a cute low-key gift idea", "Jake"),
+    ("me and Tom are doing 2 years next week!! ideas?", "Tom"),
+    ("Jake and I have been together 2 years today", "Jake"),
+])
+def test_a_couples_occasion_names_the_partner(text, partner):
+    assert [(f.attribute, f.value) for f in find_statements(text, AT)] == [("partner", partner)]
+
+
+@pytest.mark.parametrize("text", [
+    "Jake and I hit the gym before work",
+    "Jake and I are doing the dishes",
+    "valentine's gift to myself: a new record player",
+    "my parents' anniversary dinner with Grandma",
+    "date night with the girls, cocktails at 8",
+])
+def test_no_partner_without_a_couples_occasion_and_a_name(text):
+    assert not [f for f in find_statements(text, AT) if f.attribute == "partner"]
+    assert not [f for f in resolve(text) if f.kind == "partner"]
+    assert "§partner" not in statement_marks(text)
+
+
+def test_the_partner_of_an_earlier_occasion_is_history_under_a_new_one(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["Jake and I hit 6 months this weekend, what's a cute low-key gift idea",
+                 "is it weird to get my dad a tie for his bday, be honest",
+                 "welp me and my ex are done. anyway been seeing this guy Marcus for a few weeks and he's so sweet"],
+        "Who's my boyfriend right now?", "Marcus", "Jake and I hit 6 months")
+
+
+@pytest.mark.parametrize("text", [
+    "ok change of plans, a pilot strike cancelled our flights. we rebooked to crete for the same week",
+    "welp. fired them lol. crew no-showed 3 days straight. brought in mendez renovations",
+])
+def test_a_plan_or_a_hire_replaced_is_a_change(text):
+    assert tells_a_change(text)
+
+
+def test_a_hire_replaced_leaves_the_earlier_hire_behind(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["finally signed w a contractor for the kitchen reno!! harbor & pine builders, demo starts feb 12",
+                 "kitchen backsplash ideas that arent white subway tile pls",
+                 "welp. fired them lol. crew no-showed 3 days straight. brought in mendez renovations and they gutted "
+                 "the whole kitchen in 2 days"],
+        "who's doing the work on my kitchen renovation now?", "mendez", "harbor & pine")
+
+
+def test_an_earlier_word_in_lower_case_that_answers_the_question_is_left_behind(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["living room is finally painted!! went w sea salt by sherwin williams, so calming",
+                 "best way to clean brushes after latex paint? mine get crusty",
+                 "ok dont judge but i repainted the whole thing. the green read kinda grey at night so now it's swiss "
+                 "coffee, a warm white"],
+        "what color is my living room right now?", "swiss coffee", "sea salt", session_id="chat")
+
+
+def test_a_title_names_someone_in_lower_case():
+    assert names_something("so my old guy retired and i'm seeing dr lindqvist now")
+    assert not names_something("so my old guy retired and i'm seeing someone new now")
+
+
+def test_a_later_change_to_someone_named_by_title_in_lower_case_goes_above_the_slots_answer(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["ugh tooth thing again 😩 my dentist is dr okafor over on elm st, got a slot tuesday at 8",
+                 "how often are you actually supposed to go to the dentist for a cleaning? insurance covers 2x a yr",
+                 "so my old guy retired out of nowhere, practice got bought out and i'm seeing dr lindqvist now. "
+                 "honestly way gentler"],
+        "who's my dentist these days?", "lindqvist", "okafor")
+
+
+@pytest.mark.parametrize("text, only_asks", [
+    ("what order do serum and moisturizer go in?? i always forget", True),
+    ("is it affect or effect? i never remember", True),
+    ("what order do serum and moisturizer go in?? i always forget my own routine at the gym in Leeds lol", False),
+    ("which moisturizer is best for dry skin? i use cerave", False),
+])
+def test_a_question_followed_only_by_not_knowing_only_asks(text, only_asks):
+    assert ("§questions" in statement_marks(text)) is only_asks
+
+
+def test_a_question_followed_by_not_knowing_is_no_answer_about_the_user(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["my skincare is super basic lol just cerave moisturizing cream morning and night",
+                 "what order do serum and moisturizer go in?? i always forget",
+                 "derm said my barrier is wrecked 🙃 so she put me on la roche-posay toleriane double repair instead, "
+                 "slathering it on twice a day"],
+        "which moisturizer do i use these days?", "toleriane", "cerave")
+
+
+def test_a_later_end_sharing_a_character_of_a_chinese_yes_no_questions_words_is_the_answer(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["开始准备考研了，目标北师大心理学，每天自习室待到十点", "考研政治什么时候开始复习比较好",
+                 "想了很久，还是不考了。先找工作攒点钱"],
+        "我还在准备考研吗", "不考了", "北师大")
+
+
+def test_a_chinese_switch_in_words_of_its_own_leaves_the_earlier_turn_holding_the_questions_word(engram):
+    for n, (text, when) in enumerate([("平时在盒马买菜 一周两三次", "2023-06-12T20:30:00"),
+                                      ("买菜软件一般怎么领优惠券啊 有没有攻略", "2023-09-03T14:10:00"),
+                                      ("现在主要用叮咚了 之前那边老缺货 等了俩小时", "2024-01-20T23:05:00"),
+                                      ("买菜的时候怎么挑西瓜比较甜", "2024-03-15T18:55:00")]):
+        engram.remember(text, at=at(when), message_id=f"m{n}", session_id="chat")
+    found = results_after_all(engram, "我现在主要在哪个平台买菜")
+    assert "叮咚" in found[0].unit.content
+    assert by_text(found, "盒马").valid is False
