@@ -429,8 +429,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m044_statement_marks", m008_statement_marks),
     # stop 54: a couple's own occasions are words on the partner ("third date with Priya", "our anniversary trip"); a
     # question followed only by not knowing ("… go in?? i always forget") only asks; a move done (搬完了) or a home
-    # begun (开始住) is where the user lives, also after an ellipsis that ends what someone else did ("……只能又搬了")
+    # begun (开始住) is where the user lives, also after an ellipsis that ends what someone else did ("……只能又搬了"); a
+    # closing that tells a new state from today ("… covered by admiral from today") is the user's word, not only a closing
     ("m045_statement_marks", m008_statement_marks),
+    # stop 54: more chat shorthand in one form ("insta" as "instagram", "footy" as "football", "meds" as "medication")
+    ("m046_one_word_form", m012_one_word_form),
 ]
 
 

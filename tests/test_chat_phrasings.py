@@ -1,7 +1,8 @@
 """Things chat says without the rules' usual frames: a couple's own occasions name the partner ("third date with
-Priya", "valentine's dinner with Marcus", "Jake and I hit 6 months"); a plan or a hire replaced is a change ("change of
-plans … we rebooked", "fired them … brought in …"); a person is named by a title in lower case ("dr lindqvist"); a
-question followed only by not knowing ("… go in?? i always forget") only asks; and under the user's change, the
+Priya", "valentine's dinner with Marcus", "Jake and I hit 6 months"); a plan or a hire replaced, or a new state from
+today, is a change ("change of plans … we rebooked", "fired them … brought in …", "… covered by admiral from today"); a
+person is named by a title in lower case ("dr lindqvist"); a question followed only by not knowing ("… go in?? i always
+forget") only asks; an account deleted is an end ("deleted my insta account"); and under the user's change, the
 earlier word of theirs that answers the question by its meaning, though typed in lower case, is what the change left
 behind."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from memory.extract.attributes import resolve, statement_marks, tells_a_change
+from memory.extract.attributes import resolve, statement_marks, tells_a_change, tells_an_end
 from memory.extract.facts import find_statements
 from memory.latest_word import names_something
 from tests.helpers import at, by_text, check_latest_first_and_earlier_behind, results_after_all
@@ -59,9 +60,23 @@ def test_the_partner_of_an_earlier_occasion_is_history_under_a_new_one(engram):
 @pytest.mark.parametrize("text", [
     "ok change of plans, a pilot strike cancelled our flights. we rebooked to crete for the same week",
     "welp. fired them lol. crew no-showed 3 days straight. brought in mendez renovations",
+    "sorted!! said goodbye to the old lot and the car's covered by admiral from today",  # a new state from a moment
 ])
 def test_a_plan_or_a_hire_replaced_is_a_change(text):
     assert tells_a_change(text)
+
+
+def test_an_end_with_a_new_state_from_today_is_the_users_word_not_only_a_closing():
+    assert statement_marks("sorted!! said goodbye to the old lot and the car's covered by admiral from today") == ["§told"]
+    assert statement_marks("sorted!! said goodbye to the old lot") == ["§told~no"]
+
+
+def test_a_closing_that_tells_the_new_state_from_today_goes_above_the_slots_answer(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["renewed the car insurance with direct line, went up £80 for no reason whatsoever",
+                 "got a tiny scratch on the car door in the tesco car park, not even worth claiming",
+                 "sorted!! said goodbye to the old lot and the car's covered by admiral from today, £210 cheaper"],
+        "who's my car insurance with atm", "admiral", "direct line")
 
 
 def test_a_hire_replaced_leaves_the_earlier_hire_behind(engram):
@@ -131,3 +146,17 @@ def test_a_chinese_switch_in_words_of_its_own_leaves_the_earlier_turn_holding_th
     found = results_after_all(engram, "我现在主要在哪个平台买菜")
     assert "叮咚" in found[0].unit.content
     assert by_text(found, "盒马").valid is False
+
+
+@pytest.mark.parametrize("text", ["deleted my insta account for good last week", "deactivated my X account for good"])
+def test_an_account_deleted_is_an_end(text):
+    assert tells_an_end(text)
+    assert not tells_an_end("deleted the photos from my account")
+
+
+def test_an_account_deleted_is_the_latest_word_on_the_platform(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["I'm on instagram way too much, 4 hours screen time yesterday",
+                 "how do influencers make money on instagram, my niece wants to be one",
+                 "deleted my insta account for good last week, honestly don't miss it one bit"],
+        "Am I on Instagram these days?", "deleted my insta", "way too much")

@@ -153,6 +153,25 @@ def test_british_spellings_stored_before_m012_are_found_in_american_spelling(tmp
         eng.close()
 
 
+def test_chat_shorthand_stored_before_m046_is_found_by_the_word_it_stands_for(tmp_path):
+    from tests.helpers import at, open_engram
+
+    eng = open_engram(tmp_path)
+    eng.remember("deleted my insta account for good, don't miss it", at=at("2025-03-08T10:00:00"))
+    eng.close()
+    store = Store(tmp_path / "engram.duckdb")
+    deleted = "SELECT tokens FROM memories WHERE content LIKE 'deleted%'"
+    assert "instagram" in store.query(deleted)[0][0].split()
+    stored_before(store, "m046_one_word_form", "content LIKE 'deleted%'", "delet insta account good miss")
+    eng = open_engram(tmp_path)
+    try:
+        assert eng.store.query(deleted)[0][0].split() == ["delet", "instagram", "account", "good", "miss"]
+        found = eng.recall("am I on instagram these days?", as_of=at("2025-03-09T00:00:00")).results
+        assert found and found[0].unit.content.startswith("deleted")
+    finally:
+        eng.close()
+
+
 @pytest.mark.parametrize("migration, text, stale", [
     # the rules learnt that "the coffee shop" is no statement about drink
     ("m010_statement_marks", "I met Sam at the coffee shop.", "{} §drink_preference"),

@@ -631,7 +631,8 @@ _NEGATION = re.compile(
     r"|(?:leaving|left|quit(?:ting)?|(?:i'm|im|i am) (?:officially )?out of) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club"
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely"
-    r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?) (?:my|our|the) (?:\w+ )?"
+    r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?"
+    r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ )?"  # "deleted my insta account", "deactivated my X account"
     r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
@@ -653,6 +654,8 @@ _CHANGE = re.compile(
     r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move|moves to|pulled \w+ out of"
     # a plan or a hire replaced: "change of plans, … we rebooked to crete", "fired them lol … brought in mendez renovations"
     r"|change of plans?|rebooked|brought in|fired (?:them|him|her|my|our|the)"
+    # a new state from a moment: "the car's covered by admiral from today"
+    r"|(?:from|as of|starting) today"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it

@@ -58,6 +58,7 @@ SHORTHAND = {
     "mtg": "meeting", "prof": "professor", "kiddo": "kid", "kiddos": "kids", "fam": "family",
     "roomie": "roommate", "roomies": "roommates", "mgr": "manager", "dept": "department", "govt": "government",
     "dr": "doctor", "approx": "approximately", "bestie": "best friend",
+    "insta": "instagram", "footy": "football", "footie": "football", "meds": "medication", "telly": "television",
 }
 
 
