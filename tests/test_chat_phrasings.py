@@ -2,9 +2,10 @@
 Priya", "valentine's dinner with Marcus", "Jake and I hit 6 months"); a plan or a hire replaced, or a new state from
 today, is a change ("change of plans … we rebooked", "fired them … brought in …", "… covered by admiral from today"); a
 person is named by a title in lower case ("dr lindqvist"); a question followed only by not knowing ("… go in?? i always
-forget") only asks; an account deleted is an end ("deleted my insta account"); and under the user's change, the
-earlier word of theirs that answers the question by its meaning, though typed in lower case, is what the change left
-behind."""
+forget") only asks; an account deleted is an end ("deleted my insta account"); under the user's change, the earlier
+word of theirs that answers the question by its meaning, though typed in lower case, is what the change left behind,
+and in Chinese the earlier turn that holds a word of the question; and for a Chinese yes/no question a later end that
+shares a character of its words ("不考了" for "我还在准备考研吗") is the latest word."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -31,6 +32,9 @@ def engram(minilm_engram):  # the earlier word is read by MiniLM's cosines
     ("Jake and I hit 6 months this weekend, what's a cute low-key gift idea", "Jake"),
     ("me and Tom are doing 2 years next week!! ideas?", "Tom"),
     ("Jake and I have been together 2 years today", "Jake"),
+    ("anniversary dinner with Rafael tonight at the place we had our first date", "Rafael"),
+    ("Tom and I celebrated 3 years on friday", "Tom"),
+    ("me and Sam are celebrating 5 years this weekend", "Sam"),
 ])
 def test_a_couples_occasion_names_the_partner(text, partner):
     assert [(f.attribute, f.value) for f in find_statements(text, AT)] == [("partner", partner)]
@@ -49,6 +53,17 @@ def test_no_partner_without_a_couples_occasion_and_a_name(text):
     assert "§partner" not in statement_marks(text)
 
 
+@pytest.mark.parametrize("text", [
+    "third date with Priya tonight and I think I really like her",
+    "date night with jamie tonight, where should we eat in soho",
+    "valentine's dinner with Marcus and I loved every minute",
+    "me and Jordan are going to Lisbon for our anniversary in June, so excited",
+    "Rafael and i just got back from our anniversary trip to crete",
+])
+def test_a_couples_occasion_is_a_word_on_the_partner(text):
+    assert "§partner" in statement_marks(text)
+
+
 def test_the_partner_of_an_earlier_occasion_is_history_under_a_new_one(engram):
     check_latest_first_and_earlier_behind(
         engram, ["Jake and I hit 6 months this weekend, what's a cute low-key gift idea",
@@ -62,7 +77,7 @@ def test_the_partner_of_an_earlier_occasion_is_history_under_a_new_one(engram):
     "welp. fired them lol. crew no-showed 3 days straight. brought in mendez renovations",
     "sorted!! said goodbye to the old lot and the car's covered by admiral from today",  # a new state from a moment
 ])
-def test_a_plan_or_a_hire_replaced_is_a_change(text):
+def test_a_plan_or_a_hire_replaced_or_a_state_from_today_is_a_change(text):
     assert tells_a_change(text)
 
 

@@ -261,7 +261,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # "Jake and I hit 6 months this weekend", "me and Tom are doing 2 years next week"
     _en("partner", rf"(?:(?:a|our|my)\s+)?(?:date night|{_NTH}\s+date|valentine'?s(?:\s+day)?(?:\s+(?:dinner|date|night))?"
                    rf"|anniversary(?:\s+(?:dinner|trip|weekend|date))?)\s+(?:w/\s*|w\s+|with\s+)(?P<v>{_CAP}\w+){_TAIL}"),
-    _en("partner", rf"(?:(?P<v>{_CAP}\w+)\s+and\s+i|me\s+and\s+(?P<v2>{_CAP}\w+))\s+(?:hit|are doing|are hitting"
+    _en("partner", rf"(?:(?P<v>{_CAP}\w+)\s+and\s+i|me\s+and\s+(?P<v2>{_CAP}\w+))\s+(?:hit|are doing"
                    rf"|(?:have|'ve)\s+been\s+together|celebrated|are celebrating)"
                    # the time together may be read as a date and left out: "Jake and I hit [6 months this weekend]"
                    rf"(?:\s+(?:\d+|a|one|two|three|four|five|six"
@@ -761,7 +761,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"|been with(?! (?:" + _BANK + "|" + _NETWORK + r")\b)|been together|in a relationship|called it quits|parted ways|made it official"
                 r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?) together"
                 r"|date night|" + _NTH + r" date|valentine'?s (?:day |dinner |date |night )?(?:with|w/?) (?!(?:the|my) )"
-                r"|(?:our|my) (?:\w+ )?anniversary|anniversary (?:with|dinner|trip|date))\b",
+                r"|(?:our|my) (?:\w+ )?anniversary)\b",
                 r"嫁给|娶了|结婚|离婚|分手|分了|在一起|老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|约会|前任"),
     "pet": (r"\b(?:(?:have|got|adopted|rescued|bought|keep)\s+(?:a|an|two|three|our|my)\s+(?:\w+\s+){0,2}"
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
