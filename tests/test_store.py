@@ -132,42 +132,33 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
         eng.close()
 
 
-def test_british_spellings_stored_before_m012_are_found_in_american_spelling(tmp_path):
+@pytest.mark.parametrize("migration, text, before, after, question", [
+    # British spellings are found in American spelling
+    ("m012_one_word_form", "Painted the spare room in my favourite colour, a soft grey.",
+     "paint spare room favourit colour soft grey", "paint spare room favorit color soft gray",
+     "what is my favorite color"),
+    # chat shorthand is found by the word it stands for
+    ("m046_one_word_form", "deleted my insta account for good, don't miss it",
+     "delet insta account good miss", "delet instagram account good miss", "am I on instagram these days?"),
+])
+def test_words_stored_before_a_one_word_form_migration_are_found_in_that_form(tmp_path, migration, text, before,
+                                                                              after, question):
     from tests.helpers import at, open_engram
 
     eng = open_engram(tmp_path)
-    eng.remember("Painted the spare room in my favourite colour, a soft grey.", at=at("2025-03-08T10:00:00"))
+    eng.remember(text, at=at("2025-03-08T10:00:00"))
     eng.remember("Bought a new grey kettle for the kitchen.", at=at("2025-03-08T11:00:00"))
     eng.close()
     store = Store(tmp_path / "engram.duckdb")
-    painted = "SELECT tokens FROM memories WHERE content LIKE 'Painted%'"
-    assert {"favorit", "color", "gray"} <= set(store.query(painted)[0][0].split())
-    stored_before(store, "m012_one_word_form", "content LIKE 'Painted%'",
-                  "paint spare room favourit colour soft grey")  # how they were kept before
+    first_word = text.split()[0]
+    stored = f"SELECT tokens FROM memories WHERE content LIKE '{first_word}%'"
+    assert set(after.split()) <= set(store.query(stored)[0][0].split())
+    stored_before(store, migration, f"content LIKE '{first_word}%'", before)  # how they were kept before
     eng = open_engram(tmp_path)
     try:
-        assert eng.store.query(painted)[0][0].split() == ["paint", "spare", "room", "favorit", "color", "soft", "gray"]
-        found = eng.recall("what is my favorite color", as_of=at("2025-03-09T00:00:00")).results
-        assert found and found[0].unit.content.startswith("Painted")
-    finally:
-        eng.close()
-
-
-def test_chat_shorthand_stored_before_m046_is_found_by_the_word_it_stands_for(tmp_path):
-    from tests.helpers import at, open_engram
-
-    eng = open_engram(tmp_path)
-    eng.remember("deleted my insta account for good, don't miss it", at=at("2025-03-08T10:00:00"))
-    eng.close()
-    store = Store(tmp_path / "engram.duckdb")
-    deleted = "SELECT tokens FROM memories WHERE content LIKE 'deleted%'"
-    assert "instagram" in store.query(deleted)[0][0].split()
-    stored_before(store, "m046_one_word_form", "content LIKE 'deleted%'", "delet insta account good miss")
-    eng = open_engram(tmp_path)
-    try:
-        assert eng.store.query(deleted)[0][0].split() == ["delet", "instagram", "account", "good", "miss"]
-        found = eng.recall("am I on instagram these days?", as_of=at("2025-03-09T00:00:00")).results
-        assert found and found[0].unit.content.startswith("deleted")
+        assert eng.store.query(stored)[0][0].split() == after.split()
+        found = eng.recall(question, as_of=at("2025-03-09T00:00:00")).results
+        assert found and found[0].unit.content == text
     finally:
         eng.close()
 
