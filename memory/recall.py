@@ -659,37 +659,35 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     told = stated_head(latest.content) if is_question(latest.content) else latest.content
     if not told or not tells_a_change(told):
         return set()
+    asked = _han_topic_words(query) & set(terms) if chinese else word_families(set(terms) - TIME_OF_ASKING)
     if chinese:
         topic = _han_topic_words(" ".join(own_clauses(told)))
     else:
         # and what the change names as ended: "stepped back from the pantry" leaves "my usual shift at the Eastside food
         # pantry" behind, though neither says "volunteer"
-        topic = ((word_families(set(terms) - TIME_OF_ASKING) & _families_of(told))
-                 | _families_of(" ".join(ended_things(told))))
+        topic = (asked & _families_of(told)) | _families_of(" ".join(ended_things(told)))
     words_of = _han_topic_words if chinese else _families_of
     said_at = index.attrs(latest.id)[1]
     earlier = [u for u in shown[1:] if u.id in own and u.type == "chat_turn" and index.attrs(u.id)[1] < said_at]
     left = {u.id for u in earlier if topic & words_of(" ".join(own_clauses(u.content)))}
     if left:
         return left
-    if chinese:  # a switch told in words of its own ("现在主要发抖音了 之前那边限流限得太狠" for "我现在主要在哪个平台发穿搭"):
-        # what it left behind is the user's best-ranked earlier turn that holds a word of the question ("我在小红书发穿搭")
-        asked_zh = _han_topic_words(query) & set(terms)
-        replaced = next((u for u in earlier if asked_zh & _han_topic_words(" ".join(own_clauses(u.content)))), None)
-        return {replaced.id} if replaced is not None else set()
-    # a change told in words of its own ("facilities reshuffled everyone, i'm down on level 3 now, 3-207" for "what's my
-    # parking spot number at work now?"): what it left behind is the user's best-ranked earlier word that shares a word
-    # of the question and names something ("got assigned parking spot B-14 in the garage"), or that answers the question
-    # by its meaning though typed in lower case ("living room is finally painted!! went w sea salt by sherwin williams"
-    # for "what color is my living room right now?", once "i repainted the whole thing … now it's swiss coffee" is first)
-    asked = word_families(set(terms) - TIME_OF_ASKING)
+    # a change told in words of its own: what it left behind is the user's best-ranked earlier word that shares a word of
+    # the question, and in English names something or answers the question by its meaning, typed in lower case as it may
+    # be ("facilities reshuffled everyone, i'm down on level 3 now, 3-207" leaves "got assigned parking spot B-14 in the
+    # garage" for "what's my parking spot number at work now?"; "i repainted the whole thing … now it's swiss coffee"
+    # leaves "living room is finally painted!! went w sea salt by sherwin williams" for "what color is my living room
+    # right now?"; "现在主要发抖音了 之前那边限流限得太狠" leaves "我在小红书发穿搭" for "我现在主要在哪个平台发穿搭")
 
     def answers_by_meaning(unit: MemoryUnit) -> bool:
         return (query_vector is not None and answering_cosine is not None
                 and float(index.vectors_of([unit.id])[0] @ query_vector) >= answering_cosine)
 
-    replaced = next((u for u in earlier if asked & _families_of(" ".join(own_clauses(u.content)))
-                     and names_something(u.content) or answers_by_meaning(u)), None)
+    def replaced_by_it(unit: MemoryUnit) -> bool:
+        shares = bool(asked & words_of(" ".join(own_clauses(unit.content))))
+        return shares if chinese else shares and names_something(unit.content) or answers_by_meaning(unit)
+
+    replaced = next(filter(replaced_by_it, earlier), None)
     return {replaced.id} if replaced is not None else set()
 
 
