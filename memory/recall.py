@@ -10,6 +10,7 @@ from typing import Callable
 
 import numpy as np
 
+from .answer_shape import ENTITY_LABELS, asked_shape, has_shape
 from .before_event import before_a_change, time_before_named, weigh_before_named
 from .clock import EPOCH, ensure_utc, to_epoch, utc_now
 from .embed import Embedder
@@ -101,6 +102,8 @@ ASSISTANT_WEIGHT = 0.75
 # question names one of the user's people ("what is my daughter allergic to"). Scenario tune half of 1,234: 970 → 981
 # at 0.3 → 0.15 (one lost), 982 at 0.1; held-out and LongMemEval unchanged at both (docs/benchmarks.md)
 OTHERS_WEIGHT = 0.15
+# the candidates a question that asks for someone, a place or an amount reads for the first that has one
+SHAPE_WINDOW = 10
 KIN_WINDOW = 30  # the candidates whose text a question naming one of the user's family reads (`_others_kin_weighed`)
 # … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
 # user, unless the question is about what the user asked ("what did I ask about savings rates?"); one that says
@@ -230,6 +233,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                      peoples_answers=[m for m, c in candidates.items() if c.rule and c.attribute in PEOPLE_TOPICS])
     if of_their_people:
         ranked = _introduced_by_name_first(parts, _others_kin_weighed(parts, ranked, query), query)
+    if about_user:
+        ranked = _shaped_answer_first(parts, ranked, query, of_their_people)
     left_behind: set[int] = set()
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked, left_behind = _latest_word(parts, ranked, candidates, query, getattr(parts.embedder, "name", ""))
@@ -1040,6 +1045,34 @@ def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> P
     if not named:  # none, or the first already
         return ranked
     ranked.scores[named] = ranked.scores[0] * 1.05
+    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
+
+
+def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_people: bool) -> Pool:
+    """A question that asks for someone, a place or an amount ("who's my landlord?", "where do i get my lashes done?",
+    "银行给我的透支上限是多少") is not answered by a first message without one ("rent went up $150, I'm furious", "are lash
+    serums safe?"): the best-ranked of the user's own statements among the first candidates that has one goes first,
+    unless a rule's answer is first."""
+    shape = asked_shape(query)
+    if shape is None or not len(ranked.ids) or ranked.rule[0]:
+        return ranked
+    top = ranked.ids[:SHAPE_WINDOW].tolist()
+    units = parts.store.memories_by_id(top)
+    naming = parts.store.entities_named(top, ENTITY_LABELS[shape]) if ENTITY_LABELS[shape] else {}
+
+    def shaped(memory_id: int, leniently: bool = False) -> bool:
+        return memory_id in units and has_shape(units[memory_id].content, shape, memory_id in naming,
+                                                leniently=leniently)
+
+    # whoever's word the first is, it may answer ("孩子的班主任是刘老师" for "我家孩子班上主要是谁在管？")
+    if shaped(top[0], leniently=True):
+        return ranked
+    kin = _about_users_kin(parts, top, query) if of_their_people else frozenset()
+    own = set(own_turns(parts.index, top, yes_no=asks_yes_no(query), kin=kin))
+    lifted = next((position for position, memory_id in enumerate(top) if memory_id in own and shaped(memory_id)), None)
+    if not lifted:
+        return ranked
+    ranked.scores[lifted] = ranked.scores[0] * 1.05
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 
