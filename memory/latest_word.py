@@ -119,6 +119,11 @@ def _han_words(text: str) -> set[str]:
     return {word for word in tokenize_for_search(text) if len(word) > 1 and HAN_CHAR.search(word)}
 
 
+def _latin_words(text: str) -> set[str]:
+    """The words in Latin letters of a Chinese text, which name things as Chinese chat types them ("switch出掉了")."""
+    return {word for word in tokenize_for_search(text) if len(word) > 1 and word.isascii() and word.isalpha()}
+
+
 def _asks_anything(text: str) -> bool:
     from .extract.facts import asks_anything  # the statement rules, compiled only when a question needs them
 
@@ -253,7 +258,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     it; the user's earlier turns holding a topic word are left behind by it. A turn that only holds the word tells no
     state ("相册里翻到大学时候的照片" for "我的照片现在存在哪个云端？")."""
 
-    topics = _han_words(question) - _NOT_TOPICS_ZH
+    topics = (_han_words(question) | _latin_words(question)) - _NOT_TOPICS_ZH
     if not topics:
         return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))

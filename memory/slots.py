@@ -255,7 +255,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot(
         "insurer",
         cues_en=_words("insurer insurers insurance insure insures insured"),
-        cues_zh=_words("保险 车险 保单"),
+        cues_zh=_words("保险 车险 医疗险 重疾险 意外险 寿险 保单"),
         cue_phrases=("covered by", "covers our", "covers my"),
         serves=("car", "home_location", "pet"),
     ),

@@ -434,6 +434,13 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m045_statement_marks", m008_statement_marks),
     # stop 54: more chat shorthand in one form ("insta" as "instagram", "footy" as "football", "meds" as "medication")
     ("m046_one_word_form", m012_one_word_form),
+    # stop 55: a dropped "my" before a lower-case title ("dentist is dr. okafor"), one sentence across "dr."; seeing a
+    # doctor is no partner ("im seeing a Dr. Lindqvist now"); an emoji ends a clause ("… 😤 we're on YouTube TV now" is
+    # the user's); not renewing, a profile deactivated, 出掉了 end things; a business account is a bank's; 医疗险 is
+    # insurance; 呢 after a statement and "谁顶得住" ask nothing
+    ("m047_statement_marks", m008_statement_marks),
+    # stop 55: "tix" in one form with "tickets", grandpa and granny with grandfather and grandmother
+    ("m048_one_word_form", m012_one_word_form),
 ]
 
 

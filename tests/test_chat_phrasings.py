@@ -5,7 +5,11 @@ person is named by a title in lower case ("dr lindqvist"); a question followed o
 forget") only asks; an account deleted is an end ("deleted my insta account"); under the user's change, the earlier
 word of theirs that answers the question by its meaning, though typed in lower case, is what the change left behind,
 and in Chinese the earlier turn that holds a word of the question; and for a Chinese yes/no question a later end that
-shares a character of its words ("不考了" for "我还在准备考研吗") is the latest word."""
+shares a character of its words ("不考了" for "我还在准备考研吗") is the latest word. Chat's own ways of saying a
+statement are read as statements: a title in lower case after a dropped "my" ("dentist is dr. okafor"), an emoji that
+ends someone else's clause before the user's news, not renewing, a profile deactivated, a thing sold on (出掉了), 呢 that
+stresses a statement, a rhetorical 谁顶得住; seeing a doctor is no partner; and a thing a Chinese question names in Latin
+letters ("我还有switch吗") is its topic."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -13,7 +17,7 @@ from datetime import datetime, timezone
 import pytest
 
 from memory.extract.attributes import resolve, statement_marks, tells_a_change, tells_an_end
-from memory.extract.facts import find_statements
+from memory.extract.facts import find_statements, is_question
 from memory.latest_word import names_something
 from tests.helpers import at, by_text, check_latest_first_and_earlier_behind, results_after_all
 
@@ -175,3 +179,61 @@ def test_an_account_deleted_is_the_latest_word_on_the_platform(engram):
                  "how do influencers make money on instagram, my niece wants to be one",
                  "deleted my insta account for good last week, honestly don't miss it one bit"],
         "Am I on Instagram these days?", "deleted my insta", "way too much")
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("dentist is dr. okafor at brightsmile on 5th, ugh cleaning next tues", "§dentist"),  # one sentence across "dr."
+    ("opened a business account for my bakery at Chase today", "§bank"),
+    ("not renewing the season tix this year, we barely went", "§said~no"),
+    ("deactivated my upwork profile this week, burnout is real", "§said~no"),
+    ("记一下 我的商业医疗险是平安e生保 每年自动扣款", "§insurer"),
+    ("switch出掉了 1500 反正也没时间玩", "§said~no"),  # the thing first, sold on
+    ("今年没续那个了 换成众安尊享e生 便宜好几百呢", "§insurer"),  # 医疗险's kind, 呢 stressing a statement
+    ("公司搬去徐汇了 通勤俩小时谁顶得住 上个月干脆搬到漕河泾附近了", "§home_location"),  # 谁顶得住 asks no one
+])
+def test_chat_says_a_statement_its_own_way(text, mark):
+    marks = statement_marks(text)
+    assert mark in marks
+    assert "§asks" not in marks
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("turns out my insurance doesnt cover that practice so im seeing a Dr. Lindqvist now", "§partner"),  # a doctor
+    ("my roommate cancelled the old streaming thing 😤 we're on YouTube TV now", "§others"),  # then the user's news
+])
+def test_what_a_message_is_not(text, mark):
+    assert mark not in statement_marks(text)
+
+
+@pytest.mark.parametrize("text, asks", [("最近挺好的，你呢", True), ("那我呢", True), ("换成众安了 便宜好几百呢", False)])
+def test_ne_asks_only_in_a_short_clause(text, asks):
+    assert is_question(text) is asks
+
+
+def test_a_change_moved_elsewhere_in_chinese_is_a_change():
+    assert tells_a_change("酒店那边出了点问题 最后挪到君悦了 日子没变")
+
+
+def test_a_service_the_user_is_on_after_someone_else_cancelled_the_old_one_is_the_latest_word(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["we watch all the games on sling at my place, sunday football is sacred",
+                 "how do i fix the stream lagging during games, wifi is 300mbps",
+                 "my roommate cancelled the old streaming thing without telling me 😤 we're on YouTube TV now for the "
+                 "rest of the season"],
+        "what service do we watch the games on now?", "YouTube TV", "on sling", session_id="chat")
+
+
+def test_a_thing_named_in_latin_letters_in_a_chinese_question_is_its_topic(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["刚入了switch 塞尔达太好玩了吧 一玩玩到两点",
+                 "PS5和switch哪个适合全家一起玩",
+                 "switch出掉了 1500 反正也没时间玩 吃灰可惜"],
+        "我还有switch吗", "出掉了", "刚入了switch", session_id="chat")
+
+
+def test_a_chinese_question_on_medical_insurance_asks_for_the_insurer(engram):
+    check_latest_first_and_earlier_behind(
+        engram, ["记一下 我的商业医疗险是平安e生保 每年自动扣款",
+                 "医疗险和重疾险到底有啥区别啊 销售说得我头大",
+                 "今年没续那个了 换成众安尊享e生 便宜好几百呢"],
+        "我现在买的是哪家的医疗险", "众安", "平安e生保", session_id="chat")

@@ -475,6 +475,8 @@ def test_latin_letters_with_marks_are_the_same_words_without_them() -> None:
     ("bday pics from the uni convo", "birthday pictures university conversation"),
     ("see u tmrw, appt with Dr Patel in 5 mins", "tomorrow appointment doctor Patel minutes"),
     ("my mum's favourites", "mom favorites"),
+    ("grandpa got us season tix", "grandfather tickets"),
+    ("granny and gramps", "grandmother grandfather"),
 ])
 def test_british_spellings_and_chat_shorthand_are_searched_as_one_word(written, searched) -> None:
     assert set(tokenize_for_search(searched)) <= set(tokenize_for_search(written))

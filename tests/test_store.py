@@ -140,6 +140,8 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
     # chat shorthand is found by the word it stands for
     ("m046_one_word_form", "deleted my insta account for good, don't miss it",
      "delet insta account good miss", "delet instagram account good miss", "am I on instagram these days?"),
+    ("m048_one_word_form", "got season tix for the rangers, section 114",
+     "got season tix ranger section 114", "got season ticket ranger section 114", "do I have season tickets?"),
 ])
 def test_words_stored_before_a_one_word_form_migration_are_found_in_that_form(tmp_path, migration, text, before,
                                                                               after, question):
@@ -255,6 +257,8 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m044_statement_marks", "房东要卖房 没办法又搬了…这次在回龙观", "§home_location"),  # moving again, after a forced turn
     ("m045_statement_marks", "third date with Priya tonight and I think I really like her", "§partner"),  # a couple's occasion
     ("m045_statement_marks", "what order do serum and moisturizer go in?? i always forget", "§questions"),  # not knowing
+    ("m047_statement_marks", "dentist is dr. okafor at brightsmile on 5th", "§dentist"),  # a lower-case title
+    ("m047_statement_marks", "今年没续那个了 换成众安尊享e生 便宜好几百呢", "§insurer"),  # 呢 after a statement
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

@@ -514,7 +514,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
     r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
-    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|戒了|不学了|不练了|不弹了|送人了"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|出掉了|转掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|不干了|又抽(?:到|上|了)|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
@@ -581,7 +581,7 @@ _ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|the\s+new\s+|the\s+(?=(?-i:
 _ROLE_FIRST = re.compile(
     r"^(?i:(?:new\s+)?(?:dentist|doctor|gp|vet|therapist|counsell?or|psychiatrist|barber|hairdresser|landlord|landlady|boss"
     r"|manager|tutor|teacher|accountant|trainer|coach|mechanic|pharmacist|babysitter|nanny|childminder|physio)"
-    r"\s*(?:is|'s|=|:)\s+(?:now\s+)?(?:dr|mr|mrs|ms|miss)?\.?\s*)[A-Z][a-z]")
+    r"\s*(?:is|'s|=|:)\s+(?:now\s+)?)(?:(?i:(?:dr|mr|mrs|ms|miss)\.?\s*)[A-Za-z]|[A-Z][a-z])")
 # How long the user has been with someone, said anywhere: "valentines dinner w/ Jordan tonight, 2 years together 🥹"
 _TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)"
                            r"\s+together\b", re.I)
@@ -630,10 +630,10 @@ _NEGATION = re.compile(
     r"|peaced out|bailed on|walked away from|put (?:the |my )?[\w-]+ away for good"
     r"|(?:leaving|left|quit(?:ting)?|(?:i'm|im|i am) (?:officially )?out of) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club"
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
-    r"|paused (?:\w+ ){1,2}indefinitely"
+    r"|paused (?:\w+ ){1,2}indefinitely|(?:not|won't be|didn't|did not) renew(?:ing)?\b"
     r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?"
     r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ )?"  # "deleted my insta account", "deactivated my X account"
-    r"(?:membership|subscription|sub|plan|deliveries|account|contract|policy|direct debit"
+    r"(?:membership|subscription|sub|plan|deliveries|account|profile|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
@@ -659,7 +659,7 @@ _CHANGE = re.compile(
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
-    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
@@ -755,7 +755,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                          r"喝|改喝|咖啡|奶茶|气泡水|戒酒|把酒戒|滴酒不沾|啤酒|红酒|白酒|美式|拿铁|手冲|摩卡|澳白"),
     "partner": (r"\b(?:married|dating|engaged|my (?:wife|husband|partner|girlfriend|boyfriend|fianc\w*|spouse)(?!'s)"
                 r"|broke up|divorced|split up|separated|(?:are|were|not|no longer|aren't|weren't) together"
-                r"|seeing (?:someone|somebody|a (?!therapist|counsell?or|doctor|physio|specialist|consultant|dentist"
+                r"|seeing (?:someone|somebody|a (?!(?:dr|mr|mrs|ms|prof)\b|therapist|counsell?or|doctor|physio|specialist|consultant|dentist"
                 r"|psychiatrist|psychologist|chiropractor|nutritionist|dietitian|tutor|coach)\w+|\w+ called"
                 r"|(?:this|a|some) (?:guy|girl|man|woman|dude|person))|my ex\b"
                 r"|been with(?! (?:" + _BANK + "|" + _NETWORK + r")\b)|been together|in a relationship|called it quits|parted ways|made it official"
@@ -834,7 +834,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 # "went w Progressive and bundled it with my renters": an insurer by name, chosen
                 r"|(?:went|going|gone|switched|switching|signed up|sticking|stuck|stayed|staying|been|am|'m|are|'re)"
                 r" (?:over )?(?:w/?|with|to) (?:" + _INSURER + r"))\b",
-                r"保险|车险|医保|保单|投保|续保|" + _ZH_INSURER),
+                r"保险|车险|医疗险|重疾险|意外险|寿险|医保|保单|投保|续保|" + _ZH_INSURER),
     # who cuts the user's hair: "got a fresh cut at barbería don chuy", "these days i go to dre at sharp edge barbers"
     "barber": (r"\b(?:barber\w*|barber[ií]a|hairdresser\w*|hair ?salon|hairstylist|hair stylist|(?:my|our) stylist"
                r"|(?:fresh|new) (?:cut|fade|trim)"
@@ -901,7 +901,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"[^,.;!?]{0,20}\bdr\b)",
                 r"牙医|牙科|洗牙|看牙|补牙|矫正牙"),
     # "been with lloyds since uni, current account + savings all there"
-    "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank) accounts?"
+    "bank": (r"\b(?:bank(?:s|ed|ing)? with|my bank\b(?! holiday)|switched banks|(?:current|checking|savings|bank|business) accounts?"
              r"|(?:been|am|'m|are|'re|stayed|staying|stuck|sticking) with (?:" + _BANK + r")"
              r"|(?:moved|moving|switched|switching|transferred) (?:all |everything )?(?:of )?(?:my |our )?"
              r"(?:money|accounts?|current account|checking|savings|salary|everything) (?:over )?(?:to|from|out of)"
@@ -981,7 +981,9 @@ _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|(?:an? )?(?:(?:big|quick|brie
 
 
 # chat ends a sentence with an emoji as often as with a full stop: "tony retired 😢 going to fade factory now"
-_SENTENCE_END = re.compile(rf"(?<=[.!;{EMOJI}])\s+")
+# … but not after a title: "dentist is dr. okafor" is one sentence
+_SENTENCE_END = re.compile(rf"(?<=[.!;{EMOJI}])(?<!\b[Dd]r\.)(?<!\b[Mm]r\.)(?<!\b[Mm]s\.)(?<!\b[Mm]rs\.)(?<!\b[Ss]t\.)"
+                           rf"(?<!\b[Pp]rof\.)\s+")
 
 
 def statement_topics(text: str) -> list[tuple[str, bool]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .han import HAN
+from .han import EMOJI, HAN
 
 __all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
            "about_someone_else", "asks_their_name", "fact_marks", "introduces_by_name", "names_someone", "says_of_user",
@@ -76,7 +76,8 @@ USERS_CHILD = re.compile(r"\b(?:my|our) (?:little |eldest |youngest |oldest )?"
                          r"(?:son|daughter|kids?|child|children|boy|girl)\b"
                          r"|(?<![他她])(?:儿子|女儿|闺女|孩子|娃|宝宝)", re.I)
 _NAMES_RELATION = re.compile(rf"\b(?:{_RELATION_EN})(?:s|'s|s')?(?!\w)|{_RELATION_ZH}", re.I)
-_CLAUSE = re.compile(r"[,;:，；：。.!?！？—–]+\s*|\s+(?:and|but|so)\s+")
+# chat ends a clause with an emoji as often as with a comma: "my roommate cancelled it 😤 we're on YouTube TV now"
+_CLAUSE = re.compile(rf"[,;:，；：。.!?！？—–{EMOJI}\ufe0f]+\s*|\s+(?:and|but|so)\s+")
 # a slot attribute that is a property of one of the user's people: brother_birthday, best_friend_name, 哥哥的生日
 _KIN_MODIFIER_ATTRIBUTE = _KIN_MODIFIER_EN.replace(r"\s+", "_")
 _RELATIONS_PROPERTY = re.compile(rf"^{_KIN_MODIFIER_ATTRIBUTE}(?:{_RELATION_EN})s?_\w"

@@ -59,6 +59,9 @@ SHORTHAND = {
     "roomie": "roommate", "roomies": "roommates", "mgr": "manager", "dept": "department", "govt": "government",
     "dr": "doctor", "approx": "approximately", "bestie": "best friend",
     "insta": "instagram", "footy": "football", "footie": "football", "meds": "medication", "telly": "television",
+    "tix": "tickets", "grandpa": "grandfather", "granddad": "grandfather", "grandad": "grandfather",
+    "gramps": "grandfather", "grandma": "grandmother", "granny": "grandmother", "gran": "grandmother",
+    "nana": "grandmother",
 }
 
 
