@@ -1,11 +1,11 @@
-"""The shape of what a question asks for, and whether a message has it: "who" is answered by someone named, "where"
-by a place named, "how much" by a number, "when" by a day. A message without that shape may share the question's words ("rent went up
-$150, I'm furious" for "who's my landlord?") but cannot answer it."""
+"""The shape of what a question asks for, and whether a message has it: "who" is answered by someone named, "what …
+called" by a name, "where" by a place named, "how much" by a number, "when" by a day. A message without that shape may
+share the question's words ("rent went up $150, I'm furious" for "who's my landlord?") but cannot answer it."""
 import re
 
 from .extract.entities import SURNAMES_ZH
 from .extract.han import HAN_CHAR, han_places
-from .latest_word import TITLED_NAME
+from .latest_word import CAPITAL_INSIDE, TITLED_NAME
 
 SOMEONE, NAMED, PLACE, AMOUNT, MOMENT = "someone", "named", "place", "amount", "moment"
 
@@ -26,8 +26,6 @@ _ASKS = {
                        re.I),
 }
 
-# a name inside a sentence: a capital not at its start and not "I"
-_CAPITAL_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*")
 # a Chinese neighbour or elder by surname and what they are called ("对门的李奶奶"), beside the titles the entity rules read
 _HAN_ELDER = re.compile(rf"(?:{SURNAMES_ZH})(?:奶奶|爷爷|大爷|大妈|大娘|大叔|大姐|大哥|婆婆|阿婆|伯伯|姐|哥)")
 # a Chinese place by what it is ("新东方", "望京那边的小区"); jieba's tagger finds the places it knows by name (武汉)
@@ -43,9 +41,9 @@ _DATE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|de
                    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
                    r"|[一二三四五六七八九十]+(?:月|号|日)|(?:周|星期|礼拜)[一二三四五六日天]", re.I)
 
-
 # "how many model kits have I worked on?", "一共去了几次": a count of the user's doings, which no message states
-_COUNTS_DOINGS = re.compile(r"\bhow many times\b|\bhow many\b.*\b(?:did|have|had) (?:i|we) (?!got\b)\w+(?:ed|en|wn|ne|ght)\b"
+_COUNTS_DOINGS = re.compile(r"\bhow many times\b"
+                            r"|\bhow many\b.*\b(?:did|have|had) (?:i|we) (?!got\b)\w+(?:ed|en|wn|ne|ght)\b"
                             r"|一共|总共|多少次|几次", re.I)
 
 
@@ -71,9 +69,9 @@ def has_shape(text: str, shape: str, names_entity: bool, *, leniently: bool = Fa
     if shape in (SOMEONE, NAMED) and (TITLED_NAME.search(text) or _HAN_ELDER.search(text)):
         return True
     if shape == SOMEONE:
-        return leniently and _CAPITAL_INSIDE.search(text.strip()) is not None
+        return leniently and CAPITAL_INSIDE.search(text.strip()) is not None
     if shape == NAMED:
-        return _CAPITAL_INSIDE.search(text.strip()) is not None
+        return CAPITAL_INSIDE.search(text.strip()) is not None
     if HAN_CHAR.search(text) and (_HAN_PLACE.search(text) or han_places(text)):
         return True
-    return _CAPITAL_INSIDE.search(text.strip()) is not None
+    return CAPITAL_INSIDE.search(text.strip()) is not None

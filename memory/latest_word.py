@@ -151,7 +151,9 @@ def asks_present_state(question: str) -> bool:
 
 # a name or a number inside a sentence (not the capital that starts one, nor a bare "I"): "parking spot B-14", "a
 # ThinkPad X1 Carbon", "Tuesdays and Thursdays"
-_NAMED_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*|\d")
+# a name inside a sentence: a capital not at its start and not "I"
+CAPITAL_INSIDE = re.compile(r"(?<![.!?]\s)(?<!^)(?<![.!?])\b(?!I\b|I'|I’)[A-Z]\w*")
+_NAMED_INSIDE = re.compile(rf"{CAPITAL_INSIDE.pattern}|\d")
 # a person by their title, in any case: "i'm seeing dr lindqvist now"
 TITLED_NAME = re.compile(r"\b(?:dr|doctor|mr|mrs|ms|prof)\.? [a-z]{2,}\b", re.I)
 

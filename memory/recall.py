@@ -102,7 +102,7 @@ ASSISTANT_WEIGHT = 0.75
 # question names one of the user's people ("what is my daughter allergic to"). Scenario tune half of 1,234: 970 → 981
 # at 0.3 → 0.15 (one lost), 982 at 0.1; held-out and LongMemEval unchanged at both (docs/benchmarks.md)
 OTHERS_WEIGHT = 0.15
-# the candidates a question that asks for someone, a place or an amount reads for the first that has one
+# the candidates a question that asks for someone, a name, a place, an amount or a day reads for the first that has one
 SHAPE_WINDOW = 10
 KIN_WINDOW = 30  # the candidates whose text a question naming one of the user's family reads (`_others_kin_weighed`)
 # … and a message of the user's that only asks ("is it ok to give pets tuna as a treat?") tells nothing of the
@@ -1049,10 +1049,10 @@ def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> P
 
 
 def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_people: bool) -> Pool:
-    """A question that asks for someone, a place or an amount ("who's my landlord?", "where do i get my lashes done?",
-    "银行给我的透支上限是多少") is not answered by a first message without one ("rent went up $150, I'm furious", "are lash
-    serums safe?"): the best-ranked of the user's own statements among the first candidates that has one goes first,
-    unless a rule's answer is first."""
+    """A question that asks for someone, a name, a place, an amount or a day ("who's my landlord?", "where do i get my
+    lashes done?", "银行给我的透支上限是多少") is not answered by a first message without one ("rent went up $150, I'm
+    furious", "are lash serums safe?"): the best-ranked of the user's own statements among the first candidates that has
+    one goes first, unless a rule's answer is first."""
     shape = asked_shape(query)
     if shape is None or not len(ranked.ids) or ranked.rule[0]:
         return ranked
@@ -1070,7 +1070,7 @@ def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_
     kin = _about_users_kin(parts, top, query) if of_their_people else frozenset()
     own = set(own_turns(parts.index, top, yes_no=asks_yes_no(query), kin=kin))
     lifted = next((position for position, memory_id in enumerate(top) if memory_id in own and shaped(memory_id)), None)
-    if not lifted:
+    if lifted is None:
         return ranked
     ranked.scores[lifted] = ranked.scores[0] * 1.05
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
