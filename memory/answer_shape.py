@@ -3,7 +3,7 @@ called" by a name, "where" by a place named, "how much" by a number, "when" by a
 share the question's words ("rent went up $150, I'm furious" for "who's my landlord?") but cannot answer it."""
 import re
 
-from .extract.entities import SURNAMES_ZH
+from .extract.entities import CN_PERSON, SURNAMES_ZH
 from .extract.han import HAN_CHAR, han_places
 from .latest_word import CAPITAL_INSIDE, TITLED_NAME
 
@@ -26,7 +26,11 @@ _ASKS = {
                        re.I),
 }
 
+# a name given, in any case: "her name's marisol", "a guy called dev"
+_NAME_GIVEN = re.compile(r"\b(?:name's|name is|names are|called|named)\s+(?!it\b|that\b|this\b|off\b|in\b|out\b|me\b)[a-z]\w+",
+                         re.I)
 # a Chinese neighbour or elder by surname and what they are called ("对门的李奶奶"), beside the titles the entity rules read
+# (`CN_PERSON`: "班主任是刘老师")
 _HAN_ELDER = re.compile(rf"(?:{SURNAMES_ZH})(?:奶奶|爷爷|大爷|大妈|大娘|大叔|大姐|大哥|婆婆|阿婆|伯伯|姐|哥)")
 # a Chinese place by what it is ("新东方", "望京那边的小区"); jieba's tagger finds the places it knows by name (武汉)
 _HAN_PLACE = re.compile(r"[\u4e00-\u9fff](?:市|省|区|县|镇|村|路|街|巷|小区|大厦|广场|公园|医院|大学|中学|小学|店|馆|中心"
@@ -66,7 +70,8 @@ def has_shape(text: str, shape: str, names_entity: bool, *, leniently: bool = Fa
         return names_entity or _DATE.search(text) is not None
     if names_entity:
         return True
-    if shape in (SOMEONE, NAMED) and (TITLED_NAME.search(text) or _HAN_ELDER.search(text)):
+    if shape in (SOMEONE, NAMED) and (TITLED_NAME.search(text) or _NAME_GIVEN.search(text) or CN_PERSON.search(text)
+                                      or _HAN_ELDER.search(text)):
         return True
     if shape == SOMEONE:
         return leniently and CAPITAL_INSIDE.search(text.strip()) is not None

@@ -1064,11 +1064,12 @@ def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_
         return memory_id in units and has_shape(units[memory_id].content, shape, memory_id in naming,
                                                 leniently=leniently)
 
-    # whoever's word the first is, it may answer ("孩子的班主任是刘老师" for "我家孩子班上主要是谁在管？")
-    if shaped(top[0], leniently=True):
-        return ranked
     kin = _about_users_kin(parts, top, query) if of_their_people else frozenset()
-    own = set(own_turns(parts.index, top, yes_no=asks_yes_no(query), kin=kin))
+    # the user's own words, a closing too ("三个月瘦到了62公斤！！奶茶戒了"); of the one of their family the question asks
+    # about too ("孩子的班主任是刘老师" for "我家孩子班上主要是谁在管？"); not a word on someone else's
+    own = set(own_turns(parts.index, top, yes_no=True, kin=kin))
+    if top[0] in own and shaped(top[0], leniently=True):  # the first may answer
+        return ranked
     lifted = next((position for position, memory_id in enumerate(top) if memory_id in own and shaped(memory_id)), None)
     if lifted is None:
         return ranked

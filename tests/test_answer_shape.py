@@ -43,6 +43,8 @@ def test_the_shape_a_question_asks_for(question, shape):
     ("隔壁的王奶奶又送了我一把葱", SOMEONE, False, True),
     ("rent went up again and nobody even warned us", SOMEONE, False, False),
     ("Went hiking in the Dales with Priya.", SOMEONE, False, False),
+    ("met someone at a bbq, her name's marisol and she's a vet", SOMEONE, False, True),  # a name given
+    ("孩子的班主任是刘老师，说话特别温柔", SOMEONE, False, True),
     ("rehearsal w the Velvet Moths ran til 2am lol", NAMED, False, True),
     ("rehearsal w the Velvet Moths ran til 2am lol", SOMEONE, False, False),
     ("need new strings before our gig next week", NAMED, False, False),
@@ -122,8 +124,23 @@ def test_only_the_users_own_statements_are_lifted(engram):
     assert "rent went up" in results_after_all(engram, "who's my landlord?")[0].unit.content
 
 
-def test_a_first_message_with_the_shape_stays_first_whoever_it_is_about(engram):
+def test_the_users_first_word_with_the_shape_stays_first_though_it_closes_something(engram):
     remember_monthly(engram, ["我是在长春长大的，零下三十度都不怕，南方的湿冷反而受不了。",
                               "广州冬天屋里太冷了，买什么取暖器比较好？",
                               "同事老家是云南的，过年给我带了鲜花饼，太好吃了。"])
     assert "长春" in results_after_all(engram, "我是哪里人？")[0].unit.content
+
+
+def test_a_first_message_about_someone_else_gives_way_to_the_users_own(engram):
+    remember_monthly(engram, ["hello hello! finally got the twins, Ada and Milo, down for a nap so I have 20 minutes of "
+                              "peace ☕ how's your day",
+                              "my neighbour's kids are called Jack and Lily, super common names round here haha",
+                              "what are some popular baby names for 2024"])
+    assert "Ada and Milo" in results_after_all(engram, "What are my children called?")[0].unit.content
+
+
+def test_a_first_word_on_the_child_the_question_asks_about_stays_first(engram):
+    remember_monthly(engram, ["孩子的班主任是刘老师，说话特别温柔，开学第一天就记住了所有人名字",
+                              "家长会一般要准备什么",
+                              "数学陈老师布置的作业也太多了吧"])
+    assert "刘老师" in results_after_all(engram, "我家孩子班上主要是谁在管？")[0].unit.content

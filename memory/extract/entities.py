@@ -149,13 +149,13 @@ SURNAMES_ZH = (
     "欧阳|司马|诸葛|上官|东方|赵|钱|孙|李|周|吴|郑|王|冯|陈|褚|卫|蒋|沈|韩|杨|朱|秦|尤|许|何|吕|施|张|孔|曹|严|华|金|魏|陶|姜|戚|谢|邹|喻|柏|窦|章|云|苏"
     "|潘|葛|范|彭|鲁|韦|昌|马|苗|方|俞|任|袁|柳|鲍|史|唐|费|廉|薛|雷|贺|倪|汤|殷|罗|毕|郝|安|常|乐|于|傅|齐|康|伍|余|顾|孟|黄|萧|尹|姚|邵|汪|毛|狄|米"
     "|戴|谈|宋|庞|熊|纪|舒|屈|项|祝|董|梁|杜|阮|蓝|闵|季|贾|江|童|颜|郭|梅|盛|林|钟|徐|邱|骆|高|夏|蔡|田|胡|凌|霍|万|柯|卢|莫|丁|邓|洪|包|石|崔|龚|程"
-    "|邢|裴|陆|荣|翁|丘|段|侯|白|曾|叶|龙"
+    "|邢|裴|陆|荣|翁|丘|段|侯|白|曾|叶|龙|刘|肖|谭|廖|闫|黎|覃"  # not 付, 武, 向: "付工资", "向老师请教"
 )
 _TITLES = (
     "经理|总监|总经理|主任|老师|教授|医生|大夫|先生|女士|小姐|部长|处长|局长|科长|院长|校长|律师|师傅|博士"
     "|同学|阿姨|叔叔|主管|组长|工|总(?![是结共体之算而部裁额量数计价分统线站局代])"
 )
-_CN_PERSON = re.compile(
+CN_PERSON = re.compile(
     rf"(?:{SURNAMES_ZH})(?:{_TITLES})|[老小](?:{SURNAMES_ZH})(?=$|[^{HAN}]|[说的在是和跟给让也都还就要会])"
 )
 _ORG_SUFFIXES = ("有限公司", "公司", "集团", "大学", "学院", "医院", "银行", "研究院", "研究所", "实验室", "部")
@@ -173,7 +173,7 @@ def _title_spans(text: str) -> Iterator[_Span]:
     """Chinese person titles (张经理, 李总, 老王) and organisation names (技术部, 阿里巴巴集团)."""
     if not HAN_CHAR.search(text):
         return
-    for m in _CN_PERSON.finditer(text):
+    for m in CN_PERSON.finditer(text):
         yield _Span(m.start(), m.end(), "PERSON", TIER_TITLE, m.group())
     for run in HAN_RUN.finditer(text):
         yield from _org_spans(run.group(), run.start())
