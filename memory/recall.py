@@ -1042,9 +1042,14 @@ def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> P
     units = parts.store.memories_by_id(top)
     named = next((position for position, memory_id in enumerate(top)
                   if memory_id in units and introduces_by_name(units[memory_id].content, kin)), None)
-    if not named:  # none, or the first already
+    return _put_first(ranked, named)
+
+
+def _put_first(ranked: Pool, position: int | None) -> Pool:
+    """The candidate at `position` (none, or the first already: unchanged) just above the first."""
+    if not position:
         return ranked
-    ranked.scores[named] = ranked.scores[0] * 1.05
+    ranked.scores[position] = ranked.scores[0] * 1.05
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 
@@ -1070,11 +1075,8 @@ def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_
     own = set(own_turns(parts.index, top, yes_no=True, kin=kin))
     if top[0] in own and shaped(top[0], leniently=True):  # the first may answer
         return ranked
-    lifted = next((position for position, memory_id in enumerate(top) if memory_id in own and shaped(memory_id)), None)
-    if lifted is None:
-        return ranked
-    ranked.scores[lifted] = ranked.scores[0] * 1.05
-    return ranked.take(np.argsort(-ranked.scores, kind="stable"))
+    return _put_first(ranked, next((position for position, memory_id in enumerate(top)
+                                     if memory_id in own and shaped(memory_id)), None))
 
 
 def _about_user(query: str) -> bool:

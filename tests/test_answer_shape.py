@@ -124,23 +124,23 @@ def test_only_the_users_own_statements_are_lifted(engram):
     assert "rent went up" in results_after_all(engram, "who's my landlord?")[0].unit.content
 
 
-def test_the_users_first_word_with_the_shape_stays_first_though_it_closes_something(engram):
-    remember_monthly(engram, ["我是在长春长大的，零下三十度都不怕，南方的湿冷反而受不了。",
-                              "广州冬天屋里太冷了，买什么取暖器比较好？",
-                              "同事老家是云南的，过年给我带了鲜花饼，太好吃了。"])
-    assert "长春" in results_after_all(engram, "我是哪里人？")[0].unit.content
-
-
-def test_a_first_message_about_someone_else_gives_way_to_the_users_own(engram):
-    remember_monthly(engram, ["hello hello! finally got the twins, Ada and Milo, down for a nap so I have 20 minutes of "
-                              "peace ☕ how's your day",
-                              "my neighbour's kids are called Jack and Lily, super common names round here haha",
-                              "what are some popular baby names for 2024"])
-    assert "Ada and Milo" in results_after_all(engram, "What are my children called?")[0].unit.content
-
-
-def test_a_first_word_on_the_child_the_question_asks_about_stays_first(engram):
-    remember_monthly(engram, ["孩子的班主任是刘老师，说话特别温柔，开学第一天就记住了所有人名字",
-                              "家长会一般要准备什么",
-                              "数学陈老师布置的作业也太多了吧"])
-    assert "刘老师" in results_after_all(engram, "我家孩子班上主要是谁在管？")[0].unit.content
+@pytest.mark.parametrize("messages, question, answer", [
+    # the user's own first word that has the shape stays first, though it closes something ("都不怕")
+    (["我是在长春长大的，零下三十度都不怕，南方的湿冷反而受不了。",
+      "广州冬天屋里太冷了，买什么取暖器比较好？",
+      "同事老家是云南的，过年给我带了鲜花饼，太好吃了。"],
+     "我是哪里人？", "长春"),
+    # a first word about someone else gives way to the user's own
+    (["hello hello! finally got the twins, Ada and Milo, down for a nap so I have 20 minutes of peace ☕ how's your day",
+      "my neighbour's kids are called Jack and Lily, super common names round here haha",
+      "what are some popular baby names for 2024"],
+     "What are my children called?", "Ada and Milo"),
+    # a first word on the child the question asks about stays first
+    (["孩子的班主任是刘老师，说话特别温柔，开学第一天就记住了所有人名字",
+      "家长会一般要准备什么",
+      "数学陈老师布置的作业也太多了吧"],
+     "我家孩子班上主要是谁在管？", "刘老师"),
+], ids=["own-closing", "someone-elses", "the-childs"])
+def test_whose_first_word_with_the_shape_stays_first(engram, messages, question, answer):
+    remember_monthly(engram, messages)
+    assert answer in results_after_all(engram, question)[0].unit.content
