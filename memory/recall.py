@@ -1036,13 +1036,22 @@ def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> P
     ("my nephew's birthday is coming up, good gift for a 6 yo?"): the best-ranked such message among the first
     candidates goes first, unless a rule's answer is first."""
     kin = asks_their_name(query)
-    if kin is None or not len(ranked.ids) or ranked.rule[0]:
+    window = _open_window(parts, ranked, KIN_WINDOW) if kin is not None else None
+    if window is None:
         return ranked
-    top = ranked.ids[:KIN_WINDOW].tolist()
-    units = parts.store.memories_by_id(top)
+    top, units = window
     named = next((position for position, memory_id in enumerate(top)
                   if memory_id in units and introduces_by_name(units[memory_id].content, kin)), None)
     return _put_first(ranked, named)
+
+
+def _open_window(parts: RecallParts, ranked: Pool, size: int) -> tuple[list[int], dict[int, MemoryUnit]] | None:
+    """The first `size` candidates and their memories, for a stage that may put one of them first; None when there are
+    none, or a rule's answer is first."""
+    if not len(ranked.ids) or ranked.rule[0]:
+        return None
+    top = ranked.ids[:size].tolist()
+    return top, parts.store.memories_by_id(top)
 
 
 def _put_first(ranked: Pool, position: int | None) -> Pool:
@@ -1059,10 +1068,10 @@ def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_
     furious", "are lash serums safe?"): the best-ranked of the user's own statements among the first candidates that has
     one goes first, unless a rule's answer is first."""
     shape = asked_shape(query)
-    if shape is None or not len(ranked.ids) or ranked.rule[0]:
+    window = _open_window(parts, ranked, SHAPE_WINDOW) if shape is not None else None
+    if window is None:
         return ranked
-    top = ranked.ids[:SHAPE_WINDOW].tolist()
-    units = parts.store.memories_by_id(top)
+    top, units = window
     naming = parts.store.entities_named(top, ENTITY_LABELS[shape]) if ENTITY_LABELS[shape] else {}
 
     def shaped(memory_id: int, leniently: bool = False) -> bool:
