@@ -261,11 +261,13 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                              changed_at=to_epoch(asked.end) if before_named and asked.end else None)
                           if memory_id not in no_longer})
     if then is None and about_user:
+        shown = [units[c.memory_id] for c in top if c.memory_id in units]
         no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in
-                          _left_behind_by_words(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
-                                                terms, query_vector,
+                          _left_behind_by_words(index, shown, query, terms, query_vector,
                                                 ANSWERING_COSINE.get(getattr(parts.embedder, "name", "")))
                           if memory_id not in no_longer})
+        no_longer.update({memory_id: RANKED_NEXT for memory_id in _runner_up_left_behind(parts, shown, query,
+                                                                                          query_vector, set(no_longer))})
 
     def valid(memory_id: int) -> bool:
         return memory_id not in no_longer and (memory_id not in units
@@ -696,6 +698,71 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     return {replaced.id} if replaced is not None else set()
 
 
+# a question that asks how things stand now, in so many words: "what gym do I go to these days?", "我现在住哪"
+_ASKS_NOW = re.compile(r"\b(?:now|these days|at the moment|currently|right now|rn|still|any ?more|nowadays|lately)\b"
+                       r"|现在|目前|这阵子|如今|最近|还在|还有|还是", re.I)
+RUNNER_UP_WINDOW = 3  # the results after the first that may hold what the user's latest word replaced
+RANKED_NEXT = "the user's earlier word ranked next to their latest"  # why a memory is history
+# a switch told in so many words ("switched", "instead", 改成, 迁到), not any start or "now"
+_SWITCHED = re.compile(r"\b(?:switched|swapped|instead|rebooked|change of plans?|moved (?:to|over)|ported)\b"
+                       r"|改成|换成|换到|换了|迁到|搬到|搬去|挪到|跳槽|转粉", re.I)
+
+
+def _names_another_value(text: str, latest: str, attributes: list[str]) -> bool:
+    """Whether an earlier word names a value of the question's attributes ("another monday at Ironworks"; not "another
+    standup that ran 45 minutes"), or a name by a capital when the question names no attribute (any Chinese word, whose
+    names have no capitals), and not a name or place the latest word names too ("厦门的台风季真吓人" under "搬来厦门快一个月了")."""
+    if attributes:
+        named = any(names_a_value(text, attribute) for attribute in attributes)
+    else:
+        named = bool(HAN_CHAR.search(text) or _NAME_INSIDE.search(text.strip()) or TITLED_NAME.search(text))
+    if not named:
+        return False
+    if HAN_CHAR.search(text):
+        return not han_places(text) & han_places(latest)
+    names = {m.group().lower() for m in _NAME_INSIDE.finditer(text.strip())}
+    return not names & {m.group().lower() for m in _NAME_INSIDE.finditer(latest.strip())}
+
+
+def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: str, query_vector: np.ndarray | None,
+                           marked: set[int]) -> set[int]:
+    """A question that asks how things stand now presupposes a value that may have changed. When the first result is
+    the user's own word and nothing shown is yet marked as what it replaced, the best-ranked of the user's earlier own
+    words among the next few results that names another value is its rival, the earlier word on the topic ("ugh another
+    monday at Ironworks" under "first full week at Pulse Health done!!" for "where do I work these days?")."""
+    if not shown or shown[0].type != "chat_turn" or not _ASKS_NOW.search(query) or not asks_present_state(query):
+        return set()
+    index, ids = parts.index, [u.id for u in shown]
+    if marked & set(ids):
+        return set()
+    told_nothing = _not_told(index, ids)
+    latest = shown[0]
+    from .extract.attributes import tells_a_change, tells_an_end  # the statement rules, compiled only when needed
+    from .extract.facts import asks_anything
+
+    # the first must read as an answer, with no question of its own ("left knee aches after my long runs, should i be
+    # worried")
+    if latest.id in told_nothing or asks_anything(latest.content):
+        return set()
+    words = set(tokenize_for_search(query)) | set(re.findall(r"[\w']+", query.lower()))
+    attributes = _matching_attributes(sorted(TOPICAL | set(parts.user_attributes())), words, query)
+    if not attributes:
+        guessed = PrototypeClassifier(parts.embedder).question_attribute(query, query_vector)
+        attributes = [guessed] if guessed else []
+    # of what holds many values, the first must say one went in so many words ("gave up on guitar", 改成), or the dog
+    # stays beside the kitten adopted for "what pets do I have now?"
+    if HOLDS_MANY.intersection(attributes) and not (tells_an_end(latest.content) or _SWITCHED.search(latest.content)):
+        return set()
+    said_at = index.attrs(latest.id)[1]
+    for unit in shown[1:1 + RUNNER_UP_WINDOW]:
+        if (unit.type == "chat_turn" and unit.id not in told_nothing and index.attrs(unit.id)[1] < said_at
+                and _names_another_value(unit.content, latest.content, attributes)):
+            # a change ranked below a word that tells none is no word it replaced, but the answer ranked low
+            # ("工资卡改成招商银行了" under "发工资啦 这个月终于有绩效了")
+            return set() if tells_a_change(unit.content) and not tells_a_change(latest.content) else {unit.id}
+    return set()
+
+
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,
                             terms: list[str]) -> list[Candidate]:
     """A question about what held before a change ("我换药之前吃的是什么抗过敏药？") is not answered by the user's word that
@@ -1001,9 +1068,13 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
         if not about_asking:
             pool.scores[index.rows_holding(ASKS_MARK, pool.rows)] *= ASKS_WEIGHT
             pool.scores[index.rows_holding(QUESTIONS_MARK, pool.rows)] *= QUESTIONS_WEIGHT
-        if not names_someone:  # but a rule's answer on one of the user's people: "my landlord is Gary" for "who do I
-            # rent my apartment from?"
-            pool.scores[index.rows_holding(OTHERS_MARK, pool.rows) & ~np.isin(pool.ids, peoples_answers)] *= OTHERS_WEIGHT
+        if not names_someone:  # but a rule's answer on one of the user's people ("my landlord is Gary" for "who do I
+            # rent my apartment from?"), or a fact the rules read as the user's from a message that begins with someone
+            # else's doing ("用户搬到了徐汇漕河泾" of "房东要卖房子😤 没办法 上礼拜搬去徐汇漕河泾了" for "我现在住哪"); not a message
+            # a rule took for the user's word ("我老公酒量超好 白酒半斤面不改色")
+            read_as_users = np.isin(pool.ids, peoples_answers) | (pool.rule & (index.type_code[pool.rows]
+                                                                                  != TYPE_CODES["chat_turn"]))
+            pool.scores[index.rows_holding(OTHERS_MARK, pool.rows) & ~read_as_users] *= OTHERS_WEIGHT
     if asked is not None:
         pool.in_period = _in_period(valid_from, index.valid_until[pool.rows], asked)
         pool.scores[pool.in_period] *= QUESTION_TIME_BOOST

@@ -247,7 +247,8 @@ _EN_LABEL = re.compile(
                     | (?:front[ _-]?door|door|gate|alarm|building|entry|entrance|lock|safe|keypad|garage|locker|access
                       |security|lockbox|key[ _-]?safe|key[ _-]?box)[ _-]?code)
     )(?![A-Za-z0-9])
-    (?:[ \t]+(?:for|of|to|on)[ \t]+[\w.@-]{1,40})?   # password for gmail: …
+    (?:[ \t]+(?:for|of|to|on|at)[ \t]+(?:(?:the|my|our|this|that)[ \t]+)?[\w.@'’-]{1,40})?   # password for gmail: …,
+                                                    # door code for the villa is …
     (?:\*\*|__|[*_`])?(?:["']\]?)?                 # **password**, "password", ['password']
     (?P<sep> [ \t]*(?::=|=>|==|=|:|：)[ \t]*(?P<newline>\n[ \t>]*)?
            | [ \t]+\|[ \t]+                        # a table row; `[[x|y]]` is a link alias

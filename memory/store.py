@@ -441,6 +441,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m047_statement_marks", m008_statement_marks),
     # stop 55: "tix" in one form with "tickets", grandpa and granny with grandfather and grandmother
     ("m048_one_word_form", m012_one_word_form),
+    # stop 56: 不怎么 ("not very") asks nothing ("反正最近也不怎么追剧了")
+    ("m049_statement_marks", m008_statement_marks),
 ]
 
 

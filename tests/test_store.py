@@ -266,6 +266,16 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     assert after == now
 
 
+@pytest.mark.parametrize("migration, text, mark", [
+    ("m049_statement_marks", "到期没续 自动续费也关了 反正最近也不怎么追剧了", "§asks"),  # 不怎么 asks nothing
+])
+def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
+                                                                                          mark):
+    now, after = remarked(tmp_path, migration, text, lambda now: now + [mark])
+    assert mark not in now
+    assert after == now
+
+
 def test_a_property_of_someone_else_stored_before_m020_is_marked_as_about_them(tmp_path):
     from memory.extract.relations import OTHERS_MARK as mark
     from tests.helpers import at, open_engram

@@ -1,0 +1,125 @@
+"""A question that asks how things stand now ("where do I work these days?") presupposes one value that may have
+changed: when the first result is the user's own word and nothing shown is yet marked as what it replaced, the
+best-ranked of the user's earlier own words among the next few results is shown as the earlier word. Not when the
+question does not ask about now, nor when the first asks something itself, lacks what the question asks for, or tells
+no change while the earlier one does (then the earlier one is the answer ranked low, not a word replaced)."""
+from __future__ import annotations
+
+import pytest
+
+from memory.recall import RANKED_NEXT
+from tests.helpers import at, by_text, remember_daily, results_after_all
+
+
+@pytest.fixture
+def engram(minilm_engram):  # which earlier word ranks next is read by MiniLM's cosines
+    return minilm_engram
+
+
+def test_the_users_earlier_word_ranked_next_is_shown_as_the_earlier_word(engram):
+    remember_daily(engram, ["the landlord here in Tucson wants another $150 a month, is that even allowed",
+                            "best way to change my address for post and the voter roll?",
+                            "movers finally dropped everything at the new place in Spokane, it's so green here"])
+    found = results_after_all(engram, "what city am I based in at the moment?")
+    assert "Spokane" in found[0].unit.content
+    earlier = by_text(found, "Tucson")
+    assert earlier.valid is False and RANKED_NEXT in earlier.why
+
+
+MOVED = ["the landlord here in Tucson wants another $150 a month, is that even allowed",
+         "best way to change my address for post and the voter roll?",
+         "movers finally dropped everything at the new place in Spokane, it's so green here"]
+
+
+@pytest.mark.parametrize("question, messages", [
+    # no "now": nothing presupposes a change
+    ("what city am I based in?", MOVED),
+    # the first asks something itself, so it is no settled word
+    ("what city am I based in at the moment?", MOVED[:2] + ["movers finally dropped everything at the new place in "
+                                                            "Spokane, any tips for unpacking fast?"]),
+])
+def test_no_earlier_word_without_a_question_about_now_or_a_first_that_only_tells(engram, question, messages):
+    remember_daily(engram, messages)
+    found = results_after_all(engram, question)
+    assert "Spokane" in found[0].unit.content
+    assert by_text(found, "Tucson").valid is True
+
+
+def test_a_question_ranked_next_is_no_earlier_word(engram):
+    remember_daily(engram, MOVED)
+    found = results_after_all(engram, "what city am I based in at the moment?")
+    assert [rec.unit.content for rec in found[:2]] == [MOVED[2], MOVED[1]]  # the question ranks next
+    assert found[1].valid is True and found[2].valid is False
+
+
+def test_a_change_ranked_next_under_a_word_that_tells_none_is_no_earlier_word(engram):
+    remember_daily(engram, ["what's a fair price for a second hand motorbike helmet?",
+                            "sold the Triumph last weekend, guy paid cash, bit sad",
+                            "my motorbike jacket is still hanging in the hallway, it's my favourite jacket"])
+    found = results_after_all(engram, "do I still have a motorbike?")
+    assert "jacket" in found[0].unit.content and "sold the Triumph" in found[1].unit.content
+    assert found[1].valid is True
+
+
+def test_no_second_earlier_word_once_one_is_marked(engram):
+    for n, text in enumerate(["I work at Deloitte, mostly audit", "the coffee at work is terrible these days, Nespresso pods again",
+                              "I work at Monzo now, started in March"]):
+        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    found = results_after_all(engram, "where do I work these days?")
+    assert "Monzo" in found[0].unit.content
+    assert by_text(found, "I work at Deloitte").valid is False  # the word the latest replaced
+    assert by_text(found, "coffee").valid is True
+
+
+def test_someone_elses_word_ranked_next_is_no_earlier_word(engram):
+    remember_daily(engram, ["my sister lives in Boise now and keeps telling me to move there", MOVED[1], MOVED[2]])
+    found = results_after_all(engram, "what city am I based in at the moment?")
+    assert "Spokane" in found[0].unit.content
+    assert by_text(found, "Boise").valid is True
+
+
+def test_a_later_word_ranked_next_is_no_earlier_word(engram):
+    remember_daily(engram, [MOVED[1], MOVED[2], "the Number 9 bus took twenty minutes today, standing room only"])
+    found = results_after_all(engram, "what city am I based in at the moment?")
+    assert "Spokane" in found[0].unit.content
+    assert by_text(found, "Number 9").valid is True
+
+
+def test_a_change_ranked_next_under_a_latest_word_that_tells_none_is_no_earlier_word(engram):
+    remember_daily(engram, [MOVED[1], MOVED[2], "the bus to Riverfront Park is always late at the moment, twenty "
+                                                "minutes today"])
+    found = results_after_all(engram, "what city am I based in at the moment?")
+    assert "Riverfront" in found[0].unit.content  # ranked first, though the move answers
+    assert by_text(found, "Spokane").valid is True
+
+
+def test_a_switch_in_so_many_words_ranked_next_under_a_word_that_tells_no_change_is_no_earlier_word(engram):
+    for n, text in enumerate(["公司换了代发银行 工资卡改成浦发了 先记一下", "发工资啦 这个月终于有奖金了 工资卡", "银行理财靠谱吗"]):
+        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    found = results_after_all(engram, "我工资卡现在是哪个银行的")
+    assert "发工资啦" in found[0].unit.content and "改成浦发" in found[1].unit.content
+    assert found[1].valid is True
+
+
+def test_of_what_holds_many_an_earlier_word_ranked_next_is_left_behind_only_by_one_that_went(engram):
+    for n, text in enumerate(["今天普拉提课做了个侧板，骄傲", "有什么好用的运动手环推荐吗",
+                              "那家工作室的卡到期没续，不练了。现在每周二跟同事打乒乓球"]):
+        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    found = results_after_all(engram, "我目前在做什么运动？")
+    assert "乒乓球" in found[0].unit.content
+    assert by_text(found, "普拉提").valid is False
+
+
+def test_an_earlier_word_that_names_what_the_latest_names_is_no_earlier_word(engram):
+    remember_daily(engram, ["the rain in Spokane has been relentless all week, my shoes never dry", MOVED[1], MOVED[2]])
+    found = results_after_all(engram, "what city am I based in at the moment?")
+    assert "movers" in found[0].unit.content
+    assert by_text(found, "relentless").valid is True
+
+
+def test_of_what_holds_many_a_switch_in_so_many_words_leaves_the_earlier_word_behind(engram):
+    for n, text in enumerate(["医生给我开了氯雷他定 每天一片", "花粉季出门戴什么口罩好", "过敏药改成西替利嗪了 之前那个吃了上班老犯困"]):
+        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    found = results_after_all(engram, "我现在吃的过敏药是哪种？")
+    assert "西替利嗪" in found[0].unit.content
+    assert by_text(found, "氯雷他定").valid is False
