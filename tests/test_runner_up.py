@@ -1,8 +1,10 @@
-"""A question that asks how things stand now ("where do I work these days?") presupposes one value that may have
-changed: when the first result is the user's own word and nothing shown is yet marked as what it replaced, the
-best-ranked of the user's earlier own words among the next few results is shown as the earlier word. Not when the
-question does not ask about now, nor when the first asks something itself, lacks what the question asks for, or tells
-no change while the earlier one does (then the earlier one is the answer ranked low, not a word replaced)."""
+"""A question that asks how things stand now ("what city am I based in at the moment?") presupposes a value that may
+have changed: when the first result is the user's own word and nothing shown is yet marked as what it replaced, the
+best-ranked of the user's earlier own words among the next few results that names another value is shown as the
+earlier word. Not when the question does not ask about now, when the first asks something itself, for a question or
+someone else's word, a later word, one that names what the first names, nor a change under a first that tells none
+(then it is the answer ranked low, not a word replaced); and of what holds many values only under a first that says one
+went or was switched in so many words."""
 from __future__ import annotations
 
 import pytest
@@ -14,6 +16,13 @@ from tests.helpers import at, by_text, remember_daily, results_after_all
 @pytest.fixture
 def engram(minilm_engram):  # which earlier word ranks next is read by MiniLM's cosines
     return minilm_engram
+
+
+def remember_months_apart(engram, texts: list[str]) -> None:
+    """The user's messages three months apart from January 2024: a move told as "last week" stays after the word
+    before it."""
+    for n, text in enumerate(texts):
+        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
 
 
 def test_the_users_earlier_word_ranked_next_is_shown_as_the_earlier_word(engram):
@@ -62,9 +71,9 @@ def test_a_change_ranked_next_under_a_word_that_tells_none_is_no_earlier_word(en
 
 
 def test_no_second_earlier_word_once_one_is_marked(engram):
-    for n, text in enumerate(["I work at Deloitte, mostly audit", "the coffee at work is terrible these days, Nespresso pods again",
-                              "I work at Monzo now, started in March"]):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    remember_months_apart(engram, ["I work at Deloitte, mostly audit",
+                                   "the coffee at work is terrible these days, Nespresso pods again",
+                                   "I work at Monzo now, started in March"])
     found = results_after_all(engram, "where do I work these days?")
     assert "Monzo" in found[0].unit.content
     assert by_text(found, "I work at Deloitte").valid is False  # the word the latest replaced
@@ -94,17 +103,16 @@ def test_a_change_ranked_next_under_a_latest_word_that_tells_none_is_no_earlier_
 
 
 def test_a_switch_in_so_many_words_ranked_next_under_a_word_that_tells_no_change_is_no_earlier_word(engram):
-    for n, text in enumerate(["公司换了代发银行 工资卡改成浦发了 先记一下", "发工资啦 这个月终于有奖金了 工资卡", "银行理财靠谱吗"]):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    remember_months_apart(engram, ["公司换了代发银行 工资卡改成浦发了 先记一下", "发工资啦 这个月终于有奖金了 工资卡",
+                                   "银行理财靠谱吗"])
     found = results_after_all(engram, "我工资卡现在是哪个银行的")
     assert "发工资啦" in found[0].unit.content and "改成浦发" in found[1].unit.content
     assert found[1].valid is True
 
 
 def test_of_what_holds_many_an_earlier_word_ranked_next_is_left_behind_only_by_one_that_went(engram):
-    for n, text in enumerate(["今天普拉提课做了个侧板，骄傲", "有什么好用的运动手环推荐吗",
-                              "那家工作室的卡到期没续，不练了。现在每周二跟同事打乒乓球"]):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    remember_months_apart(engram, ["今天普拉提课做了个侧板，骄傲", "有什么好用的运动手环推荐吗",
+                                   "那家工作室的卡到期没续，不练了。现在每周二跟同事打乒乓球"])
     found = results_after_all(engram, "我目前在做什么运动？")
     assert "乒乓球" in found[0].unit.content
     assert by_text(found, "普拉提").valid is False
@@ -118,8 +126,8 @@ def test_an_earlier_word_that_names_what_the_latest_names_is_no_earlier_word(eng
 
 
 def test_of_what_holds_many_a_switch_in_so_many_words_leaves_the_earlier_word_behind(engram):
-    for n, text in enumerate(["医生给我开了氯雷他定 每天一片", "花粉季出门戴什么口罩好", "过敏药改成西替利嗪了 之前那个吃了上班老犯困"]):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    remember_months_apart(engram, ["医生给我开了氯雷他定 每天一片", "花粉季出门戴什么口罩好",
+                                   "过敏药改成西替利嗪了 之前那个吃了上班老犯困"])
     found = results_after_all(engram, "我现在吃的过敏药是哪种？")
     assert "西替利嗪" in found[0].unit.content
     assert by_text(found, "氯雷他定").valid is False
