@@ -25,6 +25,13 @@ def remember_daily(eng: Engram, texts: list[str], *, session_id: str | None = No
         eng.remember(text, at=at(f"2025-01-{n + 1:02d}T09:00:00"), message_id=f"m{n}", session_id=session_id or f"s{n}")
 
 
+def remember_months_apart(eng: Engram, texts: list[str]) -> None:
+    """The user's messages three months apart from 10 January 2024: a move told as "last week" stays after the word
+    before it."""
+    for n, text in enumerate(texts):
+        eng.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+
+
 def first_message_id(eng: Engram, question: str) -> str:
     """The message id of the first result, as of 1 February 2025."""
     return eng.recall(question, as_of=at("2025-02-01T00:00:00")).results[0].unit.message_id

@@ -5,7 +5,7 @@ import pytest
 from memory.extract.attributes import resolve, statement_marks, tells_a_change
 from memory.extract.value_types import kinds_that_left
 from memory.recall import _about_user, names_a_value
-from tests.helpers import at, by_text, results_after_all
+from tests.helpers import at, by_text, remember_months_apart, results_after_all
 
 @pytest.fixture
 def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
@@ -387,16 +387,14 @@ def test_a_fund_cashed_out_leaves_the_purchase_behind(engram):
 
 
 def test_a_rules_answer_in_a_message_that_begins_with_someone_elses_doing_keeps_its_weight(engram):
-    for n, text in enumerate(["我现在住闵行莘庄这边 离公司坐地铁半小时", "上海租房押一付三正常吗",
-                              "房东要卖房子😤 没办法 上礼拜搬去杨浦五角场了 通勤变远了", "搬家之后社保地址要去哪改啊"]):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    remember_months_apart(engram, ["我现在住闵行莘庄这边 离公司坐地铁半小时", "上海租房押一付三正常吗",
+                                   "房东要卖房子😤 没办法 上礼拜搬去杨浦五角场了 通勤变远了", "搬家之后社保地址要去哪改啊"])
     found = results_after_all(engram, "我现在住哪")
     assert "五角场" in found[0].unit.content and found[0].valid
     assert not by_text(found, "莘庄这边 离公司").valid
 
 
 def test_a_message_about_someone_else_that_a_rule_took_for_the_users_word_keeps_its_weight(engram):
-    for n, text in enumerate(["跨年夜喝了一整瓶红酒 头疼到现在", "我老公酒量超好 啤酒一箱面不改色",
-                              "体检血脂偏高 医生让戒酒 已经两个月滴酒不沾了", "聚会不喝酒怎么拒绝不尴尬"]):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+    remember_months_apart(engram, ["跨年夜喝了一整瓶红酒 头疼到现在", "我老公酒量超好 啤酒一箱面不改色",
+                                   "体检血脂偏高 医生让戒酒 已经两个月滴酒不沾了", "聚会不喝酒怎么拒绝不尴尬"])
     assert "滴酒不沾" in results_after_all(engram, "我现在还喝酒吗")[0].unit.content

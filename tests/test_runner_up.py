@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memory.recall import RANKED_NEXT
-from tests.helpers import at, by_text, remember_daily, results_after_all
+from tests.helpers import by_text, remember_daily, remember_months_apart, results_after_all
 
 
 @pytest.fixture
@@ -18,26 +18,17 @@ def engram(minilm_engram):  # which earlier word ranks next is read by MiniLM's 
     return minilm_engram
 
 
-def remember_months_apart(engram, texts: list[str]) -> None:
-    """The user's messages three months apart from January 2024: a move told as "last week" stays after the word
-    before it."""
-    for n, text in enumerate(texts):
-        engram.remember(text, at=at(f"2024-{n * 3 + 1:02d}-10T09:00:00"))
+MOVED = ["the landlord here in Tucson wants another $150 a month, is that even allowed",
+         "best way to change my address for post and the voter roll?",
+         "movers finally dropped everything at the new place in Spokane, it's so green here"]
 
 
 def test_the_users_earlier_word_ranked_next_is_shown_as_the_earlier_word(engram):
-    remember_daily(engram, ["the landlord here in Tucson wants another $150 a month, is that even allowed",
-                            "best way to change my address for post and the voter roll?",
-                            "movers finally dropped everything at the new place in Spokane, it's so green here"])
+    remember_daily(engram, MOVED)
     found = results_after_all(engram, "what city am I based in at the moment?")
     assert "Spokane" in found[0].unit.content
     earlier = by_text(found, "Tucson")
     assert earlier.valid is False and RANKED_NEXT in earlier.why
-
-
-MOVED = ["the landlord here in Tucson wants another $150 a month, is that even allowed",
-         "best way to change my address for post and the voter roll?",
-         "movers finally dropped everything at the new place in Spokane, it's so green here"]
 
 
 @pytest.mark.parametrize("question, messages", [
