@@ -71,28 +71,6 @@ def test_no_second_earlier_word_once_one_is_marked(engram):
     assert by_text(found, "coffee").valid is True
 
 
-def test_someone_elses_word_ranked_next_is_no_earlier_word(engram):
-    remember_daily(engram, ["my sister lives in Boise now and keeps telling me to move there", MOVED[1], MOVED[2]])
-    found = results_after_all(engram, "what city am I based in at the moment?")
-    assert "Spokane" in found[0].unit.content
-    assert by_text(found, "Boise").valid is True
-
-
-def test_a_later_word_ranked_next_is_no_earlier_word(engram):
-    remember_daily(engram, [MOVED[1], MOVED[2], "the Number 9 bus took twenty minutes today, standing room only"])
-    found = results_after_all(engram, "what city am I based in at the moment?")
-    assert "Spokane" in found[0].unit.content
-    assert by_text(found, "Number 9").valid is True
-
-
-def test_a_change_ranked_next_under_a_latest_word_that_tells_none_is_no_earlier_word(engram):
-    remember_daily(engram, [MOVED[1], MOVED[2], "the bus to Riverfront Park is always late at the moment, twenty "
-                                                "minutes today"])
-    found = results_after_all(engram, "what city am I based in at the moment?")
-    assert "Riverfront" in found[0].unit.content  # ranked first, though the move answers
-    assert by_text(found, "Spokane").valid is True
-
-
 def test_a_switch_in_so_many_words_ranked_next_under_a_word_that_tells_no_change_is_no_earlier_word(engram):
     remember_months_apart(engram, ["公司换了代发银行 工资卡改成浦发了 先记一下", "发工资啦 这个月终于有奖金了 工资卡",
                                    "银行理财靠谱吗"])
@@ -101,24 +79,35 @@ def test_a_switch_in_so_many_words_ranked_next_under_a_word_that_tells_no_change
     assert found[1].valid is True
 
 
-def test_of_what_holds_many_an_earlier_word_ranked_next_is_left_behind_only_by_one_that_went(engram):
-    remember_months_apart(engram, ["今天普拉提课做了个侧板，骄傲", "有什么好用的运动手环推荐吗",
-                                   "那家工作室的卡到期没续，不练了。现在每周二跟同事打乒乓球"])
-    found = results_after_all(engram, "我目前在做什么运动？")
-    assert "乒乓球" in found[0].unit.content
-    assert by_text(found, "普拉提").valid is False
+@pytest.mark.parametrize("messages, question, first, left", [
+    # an end ("不练了")
+    (["今天普拉提课做了个侧板，骄傲", "有什么好用的运动手环推荐吗", "那家工作室的卡到期没续，不练了。现在每周二跟同事打乒乓球"],
+     "我目前在做什么运动？", "乒乓球", "普拉提"),
+    # a switch in so many words (改成)
+    (["医生给我开了氯雷他定 每天一片", "花粉季出门戴什么口罩好", "过敏药改成西替利嗪了 之前那个吃了上班老犯困"],
+     "我现在吃的过敏药是哪种？", "西替利嗪", "氯雷他定"),
+])
+def test_of_what_holds_many_the_earlier_word_is_left_behind_by_one_that_went(engram, messages, question, first, left):
+    remember_months_apart(engram, messages)
+    found = results_after_all(engram, question)
+    assert first in found[0].unit.content
+    assert by_text(found, left).valid is False
 
 
-def test_an_earlier_word_that_names_what_the_latest_names_is_no_earlier_word(engram):
-    remember_daily(engram, ["the rain in Spokane has been relentless all week, my shoes never dry", MOVED[1], MOVED[2]])
+@pytest.mark.parametrize("messages, first, kept", [
+    # someone else's word
+    (["my sister lives in Boise now and keeps telling me to move there", MOVED[1], MOVED[2]], "Spokane", "Boise"),
+    # a later word
+    ([MOVED[1], MOVED[2], "the Number 9 bus took twenty minutes today, standing room only"], "Spokane", "Number 9"),
+    # one that names what the first names
+    (["the rain in Spokane has been relentless all week, my shoes never dry", MOVED[1], MOVED[2]], "movers",
+     "relentless"),
+    # a change under a first that tells none: the answer ranked low
+    ([MOVED[1], MOVED[2], "the bus to Riverfront Park is always late at the moment, twenty minutes today"],
+     "Riverfront", "Spokane"),
+])
+def test_what_ranks_next_is_no_earlier_word(engram, messages, first, kept):
+    remember_daily(engram, messages)
     found = results_after_all(engram, "what city am I based in at the moment?")
-    assert "movers" in found[0].unit.content
-    assert by_text(found, "relentless").valid is True
-
-
-def test_of_what_holds_many_a_switch_in_so_many_words_leaves_the_earlier_word_behind(engram):
-    remember_months_apart(engram, ["医生给我开了氯雷他定 每天一片", "花粉季出门戴什么口罩好",
-                                   "过敏药改成西替利嗪了 之前那个吃了上班老犯困"])
-    found = results_after_all(engram, "我现在吃的过敏药是哪种？")
-    assert "西替利嗪" in found[0].unit.content
-    assert by_text(found, "氯雷他定").valid is False
+    assert first in found[0].unit.content
+    assert by_text(found, kept).valid is True
