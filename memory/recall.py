@@ -217,8 +217,10 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     candidates: dict[int, Candidate] = {}  # the rules' (few) candidates; the retrievers' stay arrays in a Pool
 
     query_vector = parts.embedder.embed([query])[0]
-    superseded, earlier, replaced = _rule_slots(parts, query, query_vector, terms, then or as_of, recorded_by, keep,
-                                                candidates, before_named=before_named)
+    attributes = (_asked_attributes(parts, query, set(terms) | set(re.findall(r"[\w']+", query.lower())), query_vector)
+                  if asks_as_user(query) and not _ASKS_WHAT_WAS_REPLIED.search(query) else [])
+    superseded, earlier, replaced = _rule_slots(parts, query, attributes, then or as_of, recorded_by, keep, candidates,
+                                                before_named=before_named)
     asked_words = set(tokenize_for_search(asked.words)) if asked else set()
     _rule_ids(index, [t for t in terms if t not in asked_words], keep, candidates)  # "2024" is a year, "BBC" a name, not ids
     _rule_names(parts, query, as_of, candidates)
@@ -267,7 +269,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                                 ANSWERING_COSINE.get(getattr(parts.embedder, "name", "")))
                           if memory_id not in no_longer})
         no_longer.update({memory_id: RANKED_NEXT for memory_id in _runner_up_left_behind(parts, shown, query,
-                                                                                          query_vector, set(no_longer))})
+                                                                                          attributes, set(no_longer))})
 
     def valid(memory_id: int) -> bool:
         return memory_id not in no_longer and (memory_id not in units
@@ -295,7 +297,17 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
 
 
 # ------------------------------------------------------------------ stage 1: rules
-def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_by, keep,
+def _asked_attributes(parts: RecallParts, query: str, words: set[str], query_vector: np.ndarray) -> list[str]:
+    """The user's attributes a question asks about: by its phrases and cue words (`_matching_attributes`), else its
+    nearest example question's."""
+    attributes = _matching_attributes(sorted(set(parts.user_attributes()) | TOPICAL), words, query)
+    if attributes:
+        return attributes
+    guessed = PrototypeClassifier(parts.embedder).question_attribute(query, query_vector)
+    return [guessed] if guessed else []
+
+
+def _rule_slots(parts: RecallParts, query, attributes: list[str], as_of, recorded_by, keep,
                 candidates, *, before_named: bool = False
                 ) -> tuple[list[MemoryUnit], dict[int, Earlier], list[Replaced]]:
     """A question about one of the user's attributes ("what coffee do I drink now", "where am I based")
@@ -307,8 +319,8 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     before something named ("before I moved to Glasgow": `before_named`, memory/before_event.py) by the
     latest as of then.
 
-    The attribute is read from the question's cue words, else from its nearest example question; the
-    user's statements about it are those the lexicons marked when they were written plus those whose
+    The attributes are those the question asks about (`_asked_attributes`: its cue words, else its nearest example
+    question); the user's statements about it are those the lexicons marked when they were written plus those whose
     nearest example statement is of the attribute (`extract.prototypes`). When the latest word on the
     attribute is a negation ("I don't own a car any more"), nothing holds now: the rule answers nothing,
     except to a yes/no question ("do I have a car?"), which the negation answers.
@@ -318,19 +330,13 @@ def _rule_slots(parts: RecallParts, query, query_vector, terms, as_of, recorded_
     latest word), or that a later word of the user's closed ("smoking like half a pack a day" before "i quit"),
     each with why it is no longer true; and the attributes whose latest word replaced what came before (`Replaced`),
     for the results that only mention an earlier value in passing ("my Prius just hit 150k miles")."""
-    words = set(terms) | set(re.findall(r"[\w']+", query.lower()))
     if not asks_as_user(query) or _ASKS_WHAT_WAS_REPLIED.search(query):
         return [], {}, []
     asks_before = not before_named and asks_about_before(query)
-    known = set(parts.user_attributes())
     history: list[MemoryUnit] = []
     earlier: dict[int, Earlier] = {}
     replaced: list[Replaced] = []
     classifier = PrototypeClassifier(parts.embedder)
-    attributes = _matching_attributes(sorted(known | TOPICAL), words, query)
-    if not attributes:
-        guessed = classifier.question_attribute(query, query_vector)
-        attributes = [guessed] if guessed else []
     if _ASKS_WHERE.search(query):
         attributes = [attribute for attribute in attributes if attribute not in _NO_PLACE]
     statements = _statement_mask(parts.index, keep) if classifier.active and attributes else None
@@ -724,7 +730,7 @@ def _names_another_value(text: str, latest: str, attributes: list[str]) -> bool:
     return not names & {m.group().lower() for m in _NAME_INSIDE.finditer(latest.strip())}
 
 
-def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: str, query_vector: np.ndarray | None,
+def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: str, attributes: list[str],
                            marked: set[int]) -> set[int]:
     """A question that asks how things stand now presupposes a value that may have changed. When the first result is
     the user's own word and nothing shown is yet marked as what it replaced, the best-ranked of the user's earlier own
@@ -744,11 +750,6 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     # worried")
     if latest.id in told_nothing or asks_anything(latest.content):
         return set()
-    words = set(tokenize_for_search(query)) | set(re.findall(r"[\w']+", query.lower()))
-    attributes = _matching_attributes(sorted(TOPICAL | set(parts.user_attributes())), words, query)
-    if not attributes:
-        guessed = PrototypeClassifier(parts.embedder).question_attribute(query, query_vector)
-        attributes = [guessed] if guessed else []
     # of what holds many values, the first must say one went in so many words ("gave up on guitar", 改成), or the dog
     # stays beside the kitten adopted for "what pets do I have now?"
     if HOLDS_MANY.intersection(attributes) and not (tells_an_end(latest.content) or _SWITCHED.search(latest.content)):
