@@ -20,7 +20,8 @@ of those goes above the best match when said after it: "吉他班不去了" over
 none of them, or a slot rule's statement is the best match, a later turn of the user's that switches ("…上周换到了超级猩猩")
 or ends something (for a question but yes/no, one that then says what holds now: "岩馆卡退了，现在周末都跟朋友去打飞盘"),
 and shares a word or a pair of characters with the best match ("办了乐刻的月卡"), a character of the question's words
-that names a thing ("酒我戒了" after "每晚喝两罐啤酒") or a code of the same shape ("B1-032" after "B2-117"), goes above it.
+that names a thing ("酒我戒了" after "每晚喝两罐啤酒"), a pair of characters of a thing the question names ("健身卡…终于退掉了"
+for "我还在健身房练吗") or a code of the same shape ("B1-032" after "B2-117"), goes above it.
 In English, a later change whose object is a word of the best match's message ("switched physios" after "seeing a physio
 called marco") is on its topic however far apart their vectors are.
 """
@@ -32,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 from .extract import tokenize_for_search
-from .extract.han import HAN_CHAR, han_pairs
+from .extract.han import HAN_CHAR, han_pairs, han_tagged
 from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK
 from .extract.word_forms import word_families
 from .model import ASSISTANT_MARK
@@ -314,6 +315,16 @@ def _asked_characters(question: str) -> set[str]:
             if HAN_CHAR.match(c)} - _LIGHT_CHARACTERS_ZH
 
 
+def _asked_things(question: str) -> set[str]:
+    """The pairs of characters of the things a Chinese question names (its nouns of two characters or more, not a place:
+    jieba tags 东西 one): 健身 and 身房 of "我还在健身房练吗"."""
+    return {pair for word, tag in han_tagged(question) if len(word) > 1 and tag in _THING_TAGS
+            for pair in han_pairs(word)}
+
+
+_THING_TAGS = frozenset(("n", "nz", "nt", "nr", "nw", "vn"))
+
+
 def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int],
                       texts: Callable[[list[int]], dict[int, str]], question: str, *,
                       yes_no: bool) -> tuple[dict[int, float], set[int]]:
@@ -321,7 +332,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
     with the best match (乐刻), or a character of the question's topic words ("酒我戒了" after "每晚喝两罐啤酒" for
-    "我现在还喝酒吗？": a compound and its head), goes above it, and leaves it behind when it is the user's own. When
+    "我现在还喝酒吗？": a compound and its head) or a pair of a thing it names (健身 of 健身房), goes above it, and leaves it behind when it is the user's own. When
     none is later and the best match itself ends something, for a yes/no question ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"),
     the user's earlier turns on its topic are left behind by it."""
 
@@ -331,6 +342,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
     shared = _asked_characters(question) & set(said.get(ids[0], ""))
+    asked = _asked_things(question)
     codes = code_shapes(said.get(ids[0], ""))
 
     def shares_a_thing(m: int) -> bool:
@@ -339,8 +351,9 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
                   or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))
-             # a character alone only for a switch or an end, not for news ("最近在看余华的新书" after "读书会退了")
-             and (shares_a_thing(m) or shared & set(said[m])
+             # a character alone, or a word of the question's ("健身卡…终于退掉了" for "我还在健身房练吗" after "办了家门口威尔士的
+             # 年卡"), only for a switch or an end, not for news ("最近在看余华的新书" after "读书会退了")
+             and (shares_a_thing(m) or (shared & set(said[m]) or asked & han_pairs(said[m]))
                   and (_ZH_SWITCH.search(said[m]) or _tells_an_end(said[m])))]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:  # the best match tells the end itself ("鱼都送给楼下小孩了"): what it ends is history

@@ -249,7 +249,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     units = parts.store.memories_by_id([c.memory_id for c in top] + list(read_from.values())
                                        + [h.id for h in superseded] + list(earlier))
     if about_user:
-        top = _told_before_the_change(index, top, units, query, terms)
+        top = _told_before_the_change(index, top, units, query, terms, attributes)
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
@@ -765,10 +765,12 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
 
 
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,
-                            terms: list[str]) -> list[Candidate]:
+                            terms: list[str], attributes: list[str]) -> list[Candidate]:
     """A question about what held before a change ("我换药之前吃的是什么抗过敏药？") is not answered by the user's word that
     tells the change ("医生给我换了个药，现在吃依巴斯汀"): when that comes first and one of the next two is the user's
-    earlier word on a topic of the question ("医生开的氯雷他定"), the earlier goes first."""
+    earlier word on a topic of the question ("医生开的氯雷他定") or one that names another value of what it asks about
+    ("my ThinkPad X1 is overheating AGAIN" under "got the new MacBook Pro M3 today!!" for "What laptop was I using before
+    I switched to the Mac?"), the earlier goes first."""
     if (len(top) < 2 or top[0].rule or not (asks_about_before(query) or before_a_change(query))
             or any(c.memory_id not in units for c in top[:3])):
         return top
@@ -787,7 +789,8 @@ def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dic
     for position, c in enumerate(top[1:3], start=1):
         unit = units[c.memory_id]
         if (unit.type == "chat_turn" and unit.id not in not_told and index.attrs(unit.id)[1] < said_at
-                and asked & words_of(unit.content)):
+                and (asked & words_of(unit.content)  # any Chinese word may be a name: its topic words only
+                     or not chinese and _names_another_value(unit.content, first.content, attributes))):
             moved = replace(c, score=top[0].score * 1.05)  # `_before_the_change` then says why
             return [moved, *top[:position], *top[position + 1:]]
     return top

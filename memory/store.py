@@ -443,6 +443,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m048_one_word_form", m012_one_word_form),
     # stop 56: 不怎么 ("not very") asks nothing ("反正最近也不怎么追剧了")
     ("m049_statement_marks", m008_statement_marks),
+    # stop 57: "when's", "who's" and a clause-ending 几 ask; 我们家住, 落脚在, 跟着搬了 and "porting my number" are where
+    # the user lives and their network; 退掉 ends a card; "我们只能搬" is the user's news after someone else's doing
+    ("m050_statement_marks", m008_statement_marks),
 ]
 
 

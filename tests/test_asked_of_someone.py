@@ -89,6 +89,8 @@ def test_here_in_a_town_is_where_the_user_lives_but_not_on_a_trip():
 
 def test_the_users_news_after_what_someone_else_did_is_their_own():
     assert OTHERS_MARK not in statement_marks("房东要卖房 只能搬了 现在住回龙观 通勤直接翻倍")
+    # the user named before what they had to do, and news told with 落脚
+    assert OTHERS_MARK not in statement_marks("房东把房子卖了 我们只能搬 现在落脚在张江这边了 离公司倒是近了不少")
     assert OTHERS_MARK in statement_marks("老公公司搬到了张江，现在每天开车上班")  # the one before drives
 
 

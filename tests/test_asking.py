@@ -42,6 +42,10 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("any time i eat dairy i get sick", False),
     ("any tips for my trip to rome", False),
     ("小学生每天作业写到十点正常吗 崩溃", True),
+    # "when's", "who's", "where's": a question word and its verb run together
+    ("when's the best time of year to overseed a lawn in zone 7", True),
+    ("who's that actor in the paddington films again", True),
+    ("where's the cheapest place to buy oat milk in bulk", True),
 ])
 def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
     assert asks_only(text) is only_asks
@@ -63,6 +67,8 @@ def test_a_turn_of_phrase_is_no_question():
     assert is_question("要不要带伞") is True
     assert is_question("今天又看了二十几个病人，我在社区医院当牙医") is False  # 几 after a number is a rough count
     assert is_question("你家有几个孩子") is True
+    assert is_question("上海租房一般押几付几啊") is True  # 几 that ends a clause asks how many
+    assert is_question("我买了几本书") is False
     assert is_question("奶茶里的珍珠到底是啥做的啊") is True  # chat's 啥 and 咋 are 什么 and 怎么
     assert is_question("这个咋弄啊") is True
     assert is_question("今天没啥事，躺了一天") is False  # 没啥: nothing much

@@ -71,6 +71,24 @@ def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engr
     assert found[0].valid is False
 
 
+def test_the_earlier_word_that_names_another_value_answers_what_held_before_the_change(engram):
+    """"my Dell XPS keeps crashing" shares no word with the question, but it names another value than the switch first
+    ranked: it is what the user had before."""
+    remember_daily(engram, ["my Dell XPS keeps crashing mid-call, third time this week 🙃",
+                            "is it worth buying a refurbished phone or too risky",
+                            "picked up the new ThinkPad T14 today!! the keyboard is a dream"])
+    found = results_after_all(engram, "What computer was I on before I switched to the Lenovo?")
+    assert "Dell" in found[0].unit.content
+    assert found[0].valid is False
+
+
+def test_a_chinese_turn_before_the_change_answers_what_held_before_it_only_by_a_word_of_the_question(engram):
+    remember_daily(engram, ["周末去爬山了 腿酸到下不了楼",
+                            "新买的小米14到了 拍照绝了"])
+    found = results_after_all(engram, "我换手机之前用的是什么？")
+    assert "爬山" not in found[0].unit.content
+
+
 def test_a_question_about_before_without_a_later_change_leaves_its_answer_true(engram):
     remember_daily(engram, ["I always have a banana and peanut butter before a long run",
                             "what's a good playlist for a 10k?",

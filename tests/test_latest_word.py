@@ -242,3 +242,39 @@ def test_a_later_chinese_turn_that_only_holds_the_topic_word_leaves_nothing_behi
     result = recalled(engram, "我的照片现在存在哪个云端？")
     moved = next(r for r in result.results if "阿里云盘" in r.unit.content)
     assert moved.valid
+
+
+def test_a_later_chinese_ending_that_shares_a_word_with_the_question_answers_a_yes_no_question(engram):
+    """The gym slot reads "办了超级猩猩的季卡", which holds no word of the question; the later ending shares 健身 with
+    健身房 and says the card went back."""
+    engram.remember("办了小区楼下超级猩猩的季卡 先冲一波", at=at("2023-01-30T09:00:00"))
+    engram.remember("健身房练背一周几次合适", at=at("2023-03-12T09:00:00"))
+    engram.remember("健身卡折腾了好久终于退掉了 以后在家跳绳", at=at("2023-06-01T09:00:00"))
+    result = recalled(engram, "我还在健身房练吗")
+    assert "退掉了" in result.results[0].unit.content
+    assert LATEST_WORD in result.results[0].why
+
+
+@pytest.mark.parametrize("first, later, question, new", [
+    ("fyi for the budget: our service charge is £1,200 a year, due in april",
+     "letter from the managing agent, starting january we're paying £1,450 a year. for a new lift nobody asked for",
+     "how much is my service charge now?", "1,450"),
+    ("我们小区停车费一个月300 还算便宜", "物业通知下个月起停车费涨到450 真离谱", "我现在停车费一个月多少钱", "450"),
+])
+def test_a_new_amount_from_a_moment_is_the_latest_word(engram, first, later, question, new):
+    """A price that changes from a moment on ("starting january", 涨到) is a change, so the later message is on the topic
+    of the first at the change's lower mark."""
+    engram.remember(first, at=at("2024-01-08T09:00:00"))
+    engram.remember(later, at=at("2024-11-14T09:00:00"))
+    result = recalled(engram, question)
+    assert new in result.results[0].unit.content
+    earlier = next(r for r in result.results if r.unit.content == first)
+    assert not earlier.valid
+
+
+def test_a_later_ending_that_shares_only_a_generic_word_with_the_question_stays_below(engram):
+    """东西 ("things") names nothing, though jieba tags it as a place: "那家店的东西太难吃了 再也不去了" ends a visit to a
+    shop, not the allergy the slot rule answers with."""
+    engram.remember("我对虾过敏 吃了会起疹子", at=at("2023-06-02T09:00:00"))
+    engram.remember("那家店的东西太难吃了 再也不去了", at=at("2023-06-20T09:00:00"))
+    assert "虾" in top(engram, "我有什么不能吃的东西吗？")

@@ -2,7 +2,7 @@
 cancelled, a change the slot's words do not know, and Chinese that puts the thing before the verb."""
 import pytest
 
-from memory.extract.attributes import resolve, statement_marks, tells_a_change
+from memory.extract.attributes import resolve, statement_marks, tells_a_change, tells_an_end
 from memory.extract.value_types import kinds_that_left
 from memory.recall import _about_user, names_a_value
 from tests.helpers import at, by_text, remember_months_apart, results_after_all
@@ -18,6 +18,10 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("i'm an auditor at deloitte btw, mostly banking clients", "§employer"),
     ("我在字节做产品 抖音电商那块", "§employer"),
     ("我住望京这边 离公司近 走路十分钟", "§home_location"),
+    ("我们家住闵行的春申花园 小区挺老了", "§home_location"),
+    ("公司搬去亦庄了 上个月干脆也跟着搬了 现在在荣京丽都", "§home_location"),  # moved along with the company
+    ("ended up porting my number to Visible after the price hike", "§mobile_network"),
+    ("健身卡退掉了 冬天真的起不来", "§gym~no"),
     ("cancelled my gym membership today, i literally went twice in feb", "§gym~no"),
     ("ok big news, we finally did it — keys collected for the new place in walthamstow!!", "§home_location"),
     ("GOT THE KEYS!! new flat in Cardiff, boxes everywhere", "§home_location"),
@@ -78,6 +82,21 @@ def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
 def test_a_membership_given_back_in_chinese_tells_an_ending():
     assert tells_a_change("爱奇艺会员我退了 找客服退了剩下几个月的钱")
     assert not tells_a_change("超市会员卡积分怎么兑换")
+    # a card handed on to someone else, or taken back, is ended
+    assert tells_an_end("游泳卡转给别人了 反正也不去")
+    assert tells_an_end("年卡转让出去了 亏了一点")
+    assert tells_an_end("瑜伽卡折腾了半个月终于退掉了")
+
+
+@pytest.mark.parametrize("text, changes", [
+    ("supervisor approved my transfer, i'm on days starting monday", True),
+    ("rota's been redone, from next week i'm permanently on nights", True),
+    ("rent's going up £50 from october, not thrilled", True),
+    ("fresh cut from marco at the barbers today", False),  # a name that begins like a month
+    ("starting to feel a bit better after the cold", False),
+])
+def test_a_state_from_a_moment_on_tells_a_change(text, changes):
+    assert tells_a_change(text) is changes
 
 
 def test_opening_a_membership_in_chinese_tells_a_change():

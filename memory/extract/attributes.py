@@ -507,15 +507,15 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we'v
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽", "年后又搬了".
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便){0,2}(?:跟着)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
-    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回"
+    r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回|落脚在"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
     r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
     r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|出掉了|转掉了|戒了|不学了|不练了|不弹了|送人了"
-    r"|送走了|没了|不喝了|不开了|退了|不干了|又抽(?:到|上|了)|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
+    r"|送走了|没了|不喝了|不开了|退了|退掉了|不干了|又抽(?:到|上|了)|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
     # how long the user has had it: "朗逸开了五年", "iPad用了三年"
@@ -636,7 +636,7 @@ _NEGATION = re.compile(
     r"(?:membership|subscription|sub|plan|deliveries|account|profile|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
-    r"|戒了|戒掉|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
+    r"|戒了|戒掉|退掉|转给别人|转让出去|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
     r"|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
@@ -654,13 +654,15 @@ _CHANGE = re.compile(
     r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move|moves to|pulled \w+ out of"
     # a plan or a hire replaced: "change of plans, … we rebooked to crete", "fired them lol … brought in mendez renovations"
     r"|change of plans?|rebooked|brought in|fired (?:them|him|her|my|our|the)"
-    # a new state from a moment: "the car's covered by admiral from today"
-    r"|(?:from|as of|starting) today"
+    # a new state from a moment: "the car's covered by admiral from today", "starting jan we're paying $340 a month"
+    r"|(?:from|as of|starting) (?:today|tomorrow|next (?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september"
+    r"|october|november|december))"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
-    r"|报了[^，。,！？\s]{0,10}?(?:班|课)", re.I)  # "报了个尤克里里的班": signed up for something new
+    r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 # where the user comes from, said as who they are: "i'm brazilian, moved here 2 years ago"
@@ -695,8 +697,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
                       r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|(?:现在|目前|如今|开始)住(?!院|酒店|宾馆|民宿)|住到|住回"
                       r"|(?:租|买)的房子?在"
-                      # "我住望京这边": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
-                      r"|(?:我|我们|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
+                      # "我住望京这边", "我们家住闵行": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
+                      r"|(?:我|我们|我们家|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
     # "near my work for $50": the workplace as a noun, a price — no statement of who the user works for
     "employer": (r"\b(?:(?<!my )(?<!our )(?<!the )(?<!from )work(?:ing|s|ed)?" + _WORK_MODE + r" (?:at|for|in)(?! (?:me|us|you|it|them)\b| ?[$£€¥\d])|job (?:at|with)|joined(?! (?:a|an|the|my|our) (?:[\w-]+ ){0,3}(?:class|classes|club|gym|choir|band|league|group"
                  r"|course|waitlist|community|orchestra|meetup|programme|program)\b)|hired|employed|started at|starting at (?-i:[A-Z])\w*|contract with"
@@ -918,7 +920,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"学(?:日语|韩语|英语|法语|德语|西班牙语|意大利语|俄语|粤语|阿拉伯语|葡萄牙语)|(?:日语|韩语|英语|法语|德语|西班牙语"
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
-    "mobile_network": (r"\b(?:ported my number|port(?:ed|ing) (?:done|over|across|complete)"
+    "mobile_network": (r"\b(?:port(?:ed|ing) my number|port(?:ed|ing) (?:done|over|across|complete)"
                        r"|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
@@ -1177,9 +1179,9 @@ def statement_marks(text: str) -> list[str]:
             + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text) else []))
 
 
-# what the user had to do about someone else's doing: "房东要卖房 只能搬了"; without it a dropped subject is the one
-# before ("老公公司搬到了张江，现在每天开车上班": the husband drives)
-_ZH_ONLY_COULD = re.compile(r"^(?:只能|只好|没办法|不得不|被迫|害得我|搞得我)")
+# what the user had to do about someone else's doing: "房东要卖房 只能搬了", "我们只能搬"; without it a dropped subject is
+# the one before ("老公公司搬到了张江，现在每天开车上班": the husband drives)
+_ZH_ONLY_COULD = re.compile(r"^(?:我们|我)?(?:只能|只好|没办法|不得不|被迫|害得我|搞得我)")
 
 
 def _own_news_after(text: str) -> bool:

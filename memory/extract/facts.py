@@ -50,7 +50,8 @@ _REMEMBER_EN = re.compile(
 )
 _REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
 _QUESTION_EN = re.compile(
-    r"^\W*(?:do|does|did|what|what's|whats|where|wheres|who|whom|whose|when|why|how|hows|which|is|are|am|was|were|can|could"
+    r"^\W*(?:do|does|did|what|what's|whats|where|where's|wheres|who|who's|whom|whose|when|when's|whens|why|how|how's|hows"
+    r"|which|is|are|am|was|were|can|could"
     r"|would|should|will|shall|have|has|may|might)\b(?!')"
     # chat asks without a question mark: "any tips for selling shoes on vinted", "anyone know a good plumber"
     r"|^\W*(?:any|anyone|anybody)\s+(?!(?:time|day|more|longer)\b)(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)",
@@ -75,7 +76,7 @@ _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)
 # 提前几天)
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 / 不怎么 ("not very": "最近也不怎么追剧了");
 # "谁顶得住" asks no one
-_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁(?!顶得住|受得了|扛得住|吃得消|忍得了|受得住)|(?<![十百千万好这那过\d])(?<!(?<!提)前)几[个点月号天岁年次]|(?<!不)怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
+_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁(?!顶得住|受得了|扛得住|吃得消|忍得了|受得住)|(?<![十百千万好这那过\d])(?<!(?<!提)前)几(?:[个点月号天岁年次]|[啊呀呢]?\W*$)|(?<!不)怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
                           r"|为什么|为何|(?:吗|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
                           # 呢 asks in a short clause ("你呢", "那我呢"); after a statement it stresses ("便宜好几百呢")
                           r"|(?:^|[\s，,])[^\s，,。]{0,3}呢\W*$"

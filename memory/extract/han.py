@@ -26,11 +26,16 @@ def han_search_words(run: str) -> list[str]:
     return rjieba.cut_for_search(run, True)
 
 
-def han_places(text: str) -> set[str]:
-    """The place names jieba's tagger finds in a text's Han runs ("终于在杭州租到房子了" → 杭州)."""
+def han_tagged(text: str) -> list[tuple[str, str]]:
+    """The words of a text's Han runs with jieba's part-of-speech tags ("杭州" → ns, a place)."""
     import rjieba
 
-    return {word for run in HAN_RUN.findall(text) for word, tag in rjieba.tag(run) if tag == "ns"}
+    return [pair for run in HAN_RUN.findall(text) for pair in rjieba.tag(run)]
+
+
+def han_places(text: str) -> set[str]:
+    """The place names jieba's tagger finds in a text's Han runs ("终于在杭州租到房子了" → 杭州)."""
+    return {word for word, tag in han_tagged(text) if tag == "ns"}
 
 
 # characters of grammar and of the speakers, which make a pair of characters name nothing ("了，", "我的", "也退")
