@@ -332,9 +332,9 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
     with the best match (乐刻), or a character of the question's topic words ("酒我戒了" after "每晚喝两罐啤酒" for
-    "我现在还喝酒吗？": a compound and its head) or a pair of a thing it names (健身 of 健身房), goes above it, and leaves it behind when it is the user's own. When
-    none is later and the best match itself ends something, for a yes/no question ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"),
-    the user's earlier turns on its topic are left behind by it."""
+    "我现在还喝酒吗？": a compound and its head) or a pair of a thing it names (健身 of 健身房), goes above it, and leaves it
+    behind when it is the user's own. When none is later and the best match itself ends something, for a yes/no question
+    ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"), the user's earlier turns on its topic are left behind by it."""
 
     best = index.attrs(ids[0])
     if best is None or ids[0] not in own:
@@ -351,8 +351,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
                   or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))
-             # a character alone, or a word of the question's ("健身卡…终于退掉了" for "我还在健身房练吗" after "办了家门口威尔士的
-             # 年卡"), only for a switch or an end, not for news ("最近在看余华的新书" after "读书会退了")
+             # a character alone, or a pair of a thing the question names ("健身卡…终于退掉了" for "我还在健身房练吗" after
+             # "办了家门口威尔士的年卡"), only for a switch or an end, not for news ("最近在看余华的新书" after "读书会退了")
              and (shares_a_thing(m) or (shared & set(said[m]) or asked & han_pairs(said[m]))
                   and (_ZH_SWITCH.search(said[m]) or _tells_an_end(said[m])))]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
