@@ -330,7 +330,7 @@ def _rule_slots(parts: RecallParts, query, attributes: list[str], as_of, recorde
     latest word), or that a later word of the user's closed ("smoking like half a pack a day" before "i quit"),
     each with why it is no longer true; and the attributes whose latest word replaced what came before (`Replaced`),
     for the results that only mention an earlier value in passing ("my Prius just hit 150k miles")."""
-    if not asks_as_user(query) or _ASKS_WHAT_WAS_REPLIED.search(query):
+    if not attributes:  # none for a question not about the user (`recall` reads them only for one that is)
         return [], {}, []
     asks_before = not before_named and asks_about_before(query)
     history: list[MemoryUnit] = []

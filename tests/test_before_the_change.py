@@ -62,23 +62,23 @@ def test_the_answer_to_a_question_about_before_a_change_no_longer_holds(engram, 
     assert by_text(found, after).valid is True
 
 
-def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engram):
-    remember_daily(engram, ["过敏性鼻炎又犯了，医生开的西替利嗪，一天一粒",
-                            "春天花粉好多，出门戴什么口罩好",
-                            "复诊了，医生给我换了个药，现在吃依巴斯汀，白天不怎么犯困了"])
-    found = results_after_all(engram, "我换药之前吃的是什么抗过敏药？")
-    assert "西替利嗪" in found[0].unit.content
-    assert found[0].valid is False
-
-
-def test_the_earlier_word_that_names_another_value_answers_what_held_before_the_change(engram):
-    """"my Dell XPS keeps crashing" shares no word with the question, but it names another value than the switch first
-    ranked: it is what the user had before."""
-    remember_daily(engram, ["my Dell XPS keeps crashing mid-call, third time this week 🙃",
-                            "is it worth buying a refurbished phone or too risky",
-                            "picked up the new ThinkPad T14 today!! the keyboard is a dream"])
-    found = results_after_all(engram, "What computer was I on before I switched to the Lenovo?")
-    assert "Dell" in found[0].unit.content
+@pytest.mark.parametrize("messages, question, before", [
+    (["过敏性鼻炎又犯了，医生开的西替利嗪，一天一粒",
+      "春天花粉好多，出门戴什么口罩好",
+      "复诊了，医生给我换了个药，现在吃依巴斯汀，白天不怎么犯困了"],
+     "我换药之前吃的是什么抗过敏药？", "西替利嗪"),
+    # "my Dell XPS keeps crashing" shares no word with the question, but it names another value than the switch first
+    # ranked: it is what the user had before
+    (["my Dell XPS keeps crashing mid-call, third time this week 🙃",
+      "is it worth buying a refurbished phone or too risky",
+      "picked up the new ThinkPad T14 today!! the keyboard is a dream"],
+     "What computer was I on before I switched to the Lenovo?", "Dell"),
+])
+def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engram, messages, question, before):
+    """The user's earlier word on a topic of the question, or one that names another value, goes above the change."""
+    remember_daily(engram, messages)
+    found = results_after_all(engram, question)
+    assert before in found[0].unit.content
     assert found[0].valid is False
 
 

@@ -207,13 +207,21 @@ def test_a_chinese_change_leaves_behind_earlier_turns_sharing_a_word_the_segment
     assert not earlier.valid
 
 
-def test_a_later_chinese_ending_that_names_what_the_best_match_held_answers_a_yes_no_question(engram):
-    """The gym slot reads "办了威尔士的年卡"; the later ending names 威尔士 with no word of gyms."""
-    engram.remember("办了威尔士的年卡，一周去三次，先练起来", at=at("2023-01-30T09:00:00"))
-    engram.remember("在健身房练完要不要拉伸", at=at("2023-03-12T09:00:00"))
-    engram.remember("威尔士卡到期没续，实在去不动了，以后在家跳操吧", at=at("2024-02-01T09:00:00"))
-    result = recalled(engram, "我还在去健身房吗？")
-    assert "没续" in result.results[0].unit.content
+@pytest.mark.parametrize("messages, question, ended", [
+    # the gym slot reads "办了威尔士的年卡"; the later ending names 威尔士 with no word of gyms
+    (["办了威尔士的年卡，一周去三次，先练起来", "在健身房练完要不要拉伸", "威尔士卡到期没续，实在去不动了，以后在家跳操吧"],
+     "我还在去健身房吗？", "没续"),
+    # the gym slot reads "办了超级猩猩的季卡", which holds no word of the question; the later ending shares 健身 with 健身房
+    # and says the card went back
+    (["办了小区楼下超级猩猩的季卡 先冲一波", "健身房练背一周几次合适", "健身卡折腾了好久终于退掉了 以后在家跳绳"],
+     "我还在健身房练吗", "退掉了"),
+])
+def test_a_later_chinese_ending_on_the_topic_answers_a_yes_no_question(engram, messages, question, ended):
+    """A later ending that names what the best match held, or shares a thing the question names, goes above it."""
+    for message, moment in zip(messages, ("2023-01-30", "2023-03-12", "2024-02-01")):
+        engram.remember(message, at=at(f"{moment}T09:00:00"))
+    result = recalled(engram, question)
+    assert ended in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
 
 
@@ -242,17 +250,6 @@ def test_a_later_chinese_turn_that_only_holds_the_topic_word_leaves_nothing_behi
     result = recalled(engram, "我的照片现在存在哪个云端？")
     moved = next(r for r in result.results if "阿里云盘" in r.unit.content)
     assert moved.valid
-
-
-def test_a_later_chinese_ending_that_shares_a_word_with_the_question_answers_a_yes_no_question(engram):
-    """The gym slot reads "办了超级猩猩的季卡", which holds no word of the question; the later ending shares 健身 with
-    健身房 and says the card went back."""
-    engram.remember("办了小区楼下超级猩猩的季卡 先冲一波", at=at("2023-01-30T09:00:00"))
-    engram.remember("健身房练背一周几次合适", at=at("2023-03-12T09:00:00"))
-    engram.remember("健身卡折腾了好久终于退掉了 以后在家跳绳", at=at("2023-06-01T09:00:00"))
-    result = recalled(engram, "我还在健身房练吗")
-    assert "退掉了" in result.results[0].unit.content
-    assert LATEST_WORD in result.results[0].why
 
 
 @pytest.mark.parametrize("first, later, question, new", [
