@@ -22,8 +22,8 @@ from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import (EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, TITLED_NAME, WINDOW, asks_present_state,
-                          asks_yes_no, latest_word_scores, names_something, own_turns, topic_words_zh)
+from .latest_word import (CAPITAL_INSIDE, EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, TITLED_NAME, WINDOW,
+                          asks_present_state, asks_yes_no, latest_word_scores, names_something, own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
                     asks_as_user)
@@ -229,14 +229,16 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                  unrelated=None if HAN_CHAR.search(query) else UNRELATED_COSINE)
     about_user = _about_user(query)
     of_their_people = about_user and names_someone(query)
+    impersonal = not about_user and _names_no_one(query)
     ranked = _rerank(index, pool, then or as_of, asked, named=sorted(asked_words) if before_named else [],
-                     about_user=about_user, names_someone=of_their_people,
+                     about_user=about_user, impersonal=impersonal, names_someone=of_their_people,
                      about_asking=about_user and bool(_ABOUT_ASKING.search(query)),
                      peoples_answers=[m for m, c in candidates.items() if c.rule and c.attribute in PEOPLE_TOPICS])
+    read: dict[int, MemoryUnit] = {}  # the memories read so far, read from the store once
     if of_their_people:
-        ranked = _introduced_by_name_first(parts, _others_kin_weighed(parts, ranked, query), query)
-    if about_user:
-        ranked = _shaped_answer_first(parts, ranked, query, of_their_people)
+        ranked = _introduced_by_name_first(parts, _others_kin_weighed(parts, ranked, query), query, read)
+    if about_user or impersonal:
+        ranked = _shaped_answer_first(parts, ranked, query, of_their_people, read)
     left_behind: set[int] = set()
     if then is None:  # "which gym do I go to now": the latest word on the best match's topic
         ranked, left_behind = _latest_word(parts, ranked, candidates, query, getattr(parts.embedder, "name", ""))
@@ -246,8 +248,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
         ranked = _spread_origins(index, ranked.take(positions))
         positions = np.arange(len(ranked.ids))
     top, read_from = _in_own_words(index, _candidates(ranked, positions[:k], candidates, asked))
-    units = parts.store.memories_by_id([c.memory_id for c in top] + list(read_from.values())
-                                       + [h.id for h in superseded] + list(earlier))
+    units = _read(parts, [c.memory_id for c in top] + list(read_from.values()) + [h.id for h in superseded]
+                  + list(earlier), read)
     if about_user:
         top = _told_before_the_change(index, top, units, query, terms, attributes)
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
@@ -1061,21 +1063,24 @@ def _fuse(index: HybridIndex, rules: dict[int, Candidate], keyword_hits: tuple[n
 
 
 def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | None = None, *, named: list[str] = (),
-            about_user: bool = False, names_someone: bool = False, about_asking: bool = False,
+            about_user: bool = False, impersonal: bool = False, names_someone: bool = False, about_asking: bool = False,
             peoples_answers: list[int] = ()) -> Pool:
     """Scores weighed by relevance and recency (and the asked period; for a question about the user, by who
-    said it and whom it was about), best first; scores of 0 dropped."""
+    said it and whom it was about; for one that names no one, `impersonal`, by who said it), best first; scores of 0
+    dropped."""
     valid_from = index.valid_from[pool.rows]
     pool.scores = pool.scores * (index.relevance[pool.rows].astype(np.float64) * _recency(valid_from, as_of))
-    if about_user:
+    if about_user or impersonal:
         pool.scores[index.rows_holding(ASSISTANT_MARK, pool.rows)] *= ASSISTANT_WEIGHT
         if not about_asking:
             pool.scores[index.rows_holding(ASKS_MARK, pool.rows)] *= ASKS_WEIGHT
             pool.scores[index.rows_holding(QUESTIONS_MARK, pool.rows)] *= QUESTIONS_WEIGHT
-        if not names_someone:  # but a rule's answer on one of the user's people ("my landlord is Gary" for "who do I
-            # rent my apartment from?"), or a fact the rules read as the user's from a message that begins with someone
-            # else's doing ("用户搬到了徐汇漕河泾" of "房东要卖房子😤 没办法 上礼拜搬去徐汇漕河泾了" for "我现在住哪"); not a message
-            # a rule took for the user's word ("我老公酒量超好 白酒半斤面不改色")
+        # someone else's words weigh less only for a question about the user: one that names no one may ask for them
+        # ("who takes the dog out at lunchtime these days?")
+        if about_user and not names_someone:  # but a rule's answer on one of the user's people ("my landlord is Gary"
+            # for "who do I rent my apartment from?"), or a fact the rules read as the user's from a message that begins
+            # with someone else's doing ("用户搬到了徐汇漕河泾" of "房东要卖房子😤 没办法 上礼拜搬去徐汇漕河泾了" for "我现在住哪");
+            # not a message a rule took for the user's word ("我老公酒量超好 白酒半斤面不改色")
             read_as_users = np.isin(pool.ids, peoples_answers) | (pool.rule & (index.type_code[pool.rows]
                                                                                   != TYPE_CODES["chat_turn"]))
             pool.scores[index.rows_holding(OTHERS_MARK, pool.rows) & ~read_as_users] *= OTHERS_WEIGHT
@@ -1105,13 +1110,13 @@ def _others_kin_weighed(parts: RecallParts, ranked: Pool, query: str) -> Pool:
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 
-def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> Pool:
+def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str, read: dict[int, MemoryUnit]) -> Pool:
     """A question that asks what one of the user's family is called ("what's my nephew's name?") is answered by a
     message that names them ("finished the crochet blanket for my nephew Theo"), not by one that only speaks of them
     ("my nephew's birthday is coming up, good gift for a 6 yo?"): the best-ranked such message among the first
     candidates goes first, unless a rule's answer is first."""
     kin = asks_their_name(query)
-    window = _open_window(parts, ranked, KIN_WINDOW) if kin is not None else None
+    window = _open_window(parts, ranked, KIN_WINDOW, read) if kin is not None else None
     if window is None:
         return ranked
     top, units = window
@@ -1120,13 +1125,21 @@ def _introduced_by_name_first(parts: RecallParts, ranked: Pool, query: str) -> P
     return _put_first(ranked, named)
 
 
-def _open_window(parts: RecallParts, ranked: Pool, size: int) -> tuple[list[int], dict[int, MemoryUnit]] | None:
+def _open_window(parts: RecallParts, ranked: Pool, size: int,
+                 read: dict[int, MemoryUnit]) -> tuple[list[int], dict[int, MemoryUnit]] | None:
     """The first `size` candidates and their memories, for a stage that may put one of them first; None when there are
     none, or a rule's answer is first."""
     if not len(ranked.ids) or ranked.rule[0]:
         return None
     top = ranked.ids[:size].tolist()
-    return top, parts.store.memories_by_id(top)
+    return top, _read(parts, top, read)
+
+
+def _read(parts: RecallParts, memory_ids: list[int], read: dict[int, MemoryUnit]) -> dict[int, MemoryUnit]:
+    """The memories with these ids, in id order, read from the store only if not yet in `read` (which keeps them): a
+    recall that reads its candidates once builds no table of shown rows (`Store.memories_by_id`)."""
+    read.update(parts.store.memories_by_id([memory_id for memory_id in memory_ids if memory_id not in read]))
+    return {memory_id: read[memory_id] for memory_id in sorted(set(memory_ids)) if memory_id in read}
 
 
 def _put_first(ranked: Pool, position: int | None) -> Pool:
@@ -1137,13 +1150,14 @@ def _put_first(ranked: Pool, position: int | None) -> Pool:
     return ranked.take(np.argsort(-ranked.scores, kind="stable"))
 
 
-def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_people: bool) -> Pool:
+def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_people: bool,
+                         read: dict[int, MemoryUnit]) -> Pool:
     """A question that asks for someone, a name, a place, an amount or a day ("who's my landlord?", "where do i get my
     lashes done?", "银行给我的透支上限是多少") is not answered by a first message without one ("rent went up $150, I'm
     furious", "are lash serums safe?"): the best-ranked of the user's own statements among the first candidates that has
     one goes first, unless a rule's answer is first."""
     shape = asked_shape(query)
-    window = _open_window(parts, ranked, SHAPE_WINDOW) if shape is not None else None
+    window = _open_window(parts, ranked, SHAPE_WINDOW, read) if shape is not None else None
     if window is None:
         return ranked
     top, units = window
@@ -1161,6 +1175,18 @@ def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_
         return ranked
     return _put_first(ranked, next((position for position, memory_id in enumerate(top)
                                      if memory_id in own and shaped(memory_id)), None))
+
+
+def _names_no_one(query: str) -> bool:
+    """A question that names no one: neither the user nor the assistant, nor anyone by a capital, and asks nothing about
+    asking ("where's the router?", "快递柜现在在哪", "how much did the adjuster estimate for the roof?"). Put to a personal
+    memory, it asks about the user's own life, so a message of the user's that only asks tells as little of it as for a
+    question in the first person. Not a few search words ("baking bread"), which may look for what was asked."""
+    from .extract.facts import is_question
+
+    words = set(re.findall(r"[\w']+", query.lower()))
+    return is_question(query) and not (words & SECOND_PERSON or "你" in query or "您" in query
+                                       or CAPITAL_INSIDE.search(query.strip()) or _ABOUT_ASKING.search(query))
 
 
 def _about_user(query: str) -> bool:

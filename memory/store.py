@@ -446,6 +446,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # stop 57: "when's", "who's" and a clause-ending 几 ask; 我们家住, 落脚在, 跟着搬了 and "porting my number" are where
     # the user lives and their network; 退掉 ends a card; "我们只能搬" is the user's news after someone else's doing
     ("m050_statement_marks", m008_statement_marks),
+    # stop 58: more ways to tell an end ("cancelled prime today", "hung up my boots", "bowed out of …", "帐篷送给我表弟了",
+    # "那个云盘订阅我退了") and a new state ("ended up going with …", "signed up at …", "… going forward"); the point of a
+    # number ends no sentence ("… at 1.5x bad for comprehension? be honest" asks); someone the user knows by what they
+    # do for them is someone else ("the kid i tutor says his dentist …")
+    ("m051_statement_marks", m008_statement_marks),
 ]
 
 

@@ -358,6 +358,7 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
     ("vegan food is great", "§diet"),
     ("it was a positive experience, i'd go again", "§blood_type"),  # "a positive" is no blood group
     ("i updated my portfolio site with the new shoots", "§investment"),  # a designer's portfolio
+    ("the kid i tutor says his dentist gives out stickers, why doesnt mine", "§dentist"),  # the kid's dentist
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):
     assert mark not in statement_marks(text)
@@ -417,3 +418,85 @@ def test_a_message_about_someone_else_that_a_rule_took_for_the_users_word_keeps_
     remember_months_apart(engram, ["跨年夜喝了一整瓶红酒 头疼到现在", "我老公酒量超好 啤酒一箱面不改色",
                                    "体检血脂偏高 医生让戒酒 已经两个月滴酒不沾了", "聚会不喝酒怎么拒绝不尴尬"])
     assert "滴酒不沾" in results_after_all(engram, "我现在还喝酒吗")[0].unit.content
+
+
+@pytest.mark.parametrize("text", [
+    "cancelled prime today, wasnt using the shipping enough to justify it tbh",
+    "finally cancelled the nyt, was paying $25 a month to read 2 headlines",
+    "cancelled the box thing — the allotment's producing more than we can eat",
+    "hung up my boots. physio says the knee won't take another season",
+    "bowed out of the thursday book thing, couldn't keep up",
+    "stepped back from the saturday volunteering, my knees need a break",
+    "had to back out of the bali trip, visa mess",
+    "back to wfh full time so i've let priya go, i'm doing the dog walks myself",
+    "closed out the storage unit today!! everything went to my sister's basement",
+    "帐篷送给我表弟了 以后就跟团去",
+    "小店关了，平台抽成太高，精力也跟不上",
+    "正式退休啦！！今天最后一天上班",
+    "那个云盘订阅我退了 照片全导到家里的群晖上了",
+])
+def test_more_ways_of_telling_an_end(text):
+    assert tells_an_end(text)
+
+
+@pytest.mark.parametrize("text", [
+    "frozen is my favourite film, let it go is such a bop",
+    "我妈的退休金打到建设银行 每次取钱都排老长的队",  # a pension, nothing ended
+    "我还在国企上班 离退休还有两年 熬着吧",
+    "visited the retired teachers next door, they cancelled nothing lol",
+])
+def test_words_near_an_end_that_end_nothing(text):
+    assert not tells_an_end(text)
+
+
+@pytest.mark.parametrize("text, changes", [
+    ("contract was up so ended up going with gexa energy, cheaper lol", True),
+    ("landlord's selling up so we ended up in a little terrace in headington", True),
+    ("can't do shrimp at all, last time my throat closed up and i ended up in the ER", False),  # no new state
+    ("tesco delivery saver pass is £7.99 a month, so thats what we're doing going forward", True),
+    ("ugh my dentist retired. the practice handed all her patients to dr brennan, seems fine", True),
+    ("switch is finally done — ovo energy takes over on the 1st", True),
+    ("the mint in the garden is taking over", False),
+    ("first full week at Pulse Health done!! way less meetings", True),
+    ("signed up at Planet Fitness near my office, $10/month lol", True),
+])
+def test_more_ways_of_telling_a_new_state(text, changes):
+    assert tells_a_change(text) is changes
+
+
+@pytest.mark.parametrize("said, question, first, left_behind", [
+    (["joined the tuesday book club at the library, we're reading piranesi first",
+      "any good book club questions for a novel nobody finished lol",
+      "bowed out of the tuesday thing, couldn't keep up with the reading"],
+     "am i still in a book club?", "bowed out", "joined the tuesday book club"),
+    (["阳台养了两盆多肉 一盆熊童子一盆桃美人", "多肉浇水多久一次合适啊", "多肉送给同事了 我实在养不好"],
+     "我阳台还养着多肉吗", "送给同事了", "熊童子"),
+])
+def test_an_end_in_more_words_answers_whether_it_still_holds(engram, said, question, first, left_behind):
+    for n, text in enumerate(said):
+        engram.remember(text, at=at(f"2024-0{2 * n + 2}-10T19:00:00"), message_id=f"m{n}")
+    found = results_after_all(engram, question)
+    assert first in found[0].unit.content
+    assert by_text(found, left_behind).valid is False
+
+
+def test_a_new_state_from_now_on_is_the_latest(engram):
+    said = ["groceries come from the ocado van every sunday, the driver's lovely",
+            "is it cheaper to do a big shop or little top ups",
+            "the tesco delivery saver pass is £7.99 a month and the slots are better, so that's us going forward"]
+    for n, text in enumerate(said):
+        engram.remember(text, at=at(f"2024-0{2 * n + 2}-10T19:00:00"), message_id=f"m{n}")
+    found = results_after_all(engram, "where do my groceries come from these days?")
+    assert "tesco" in found[0].unit.content
+    assert by_text(found, "ocado").valid is False
+
+
+def test_someone_known_by_what_the_user_does_for_them_is_someone_else(engram):
+    assert "§others" in statement_marks("the kid i tutor says his dentist gives out stickers, why doesnt mine")
+    assert "§others" in statement_marks("the family i nanny for moved to leeds last month")
+    for n, (text, when) in enumerate([("booked a cleaning w dr okafor at the smile studio, she's nice for once",
+                                       "2024-03-02T10:00:00"),
+                                      ("the kid i tutor says his dentist gives out stickers, why doesnt mine 😂",
+                                       "2024-06-11T17:00:00")]):
+        engram.remember(text, at=at(when), message_id=f"m{n}")
+    assert "okafor" in results_after_all(engram, "who's my dentist?")[0].unit.content

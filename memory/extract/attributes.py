@@ -631,12 +631,20 @@ _NEGATION = re.compile(
     r"|(?:leaving|left|quit(?:ting)?|(?:i'm|im|i am) (?:officially )?out of) (?:the|my|our) (?:\w+ )?(?:band|choir|team|club"
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:not|won't be|didn't|did not) renew(?:ing)?\b"
+    # a word of the user's own ending: "bowed out of the book thing", "hung up my boots", "i've let priya go"
+    r"|bowed out|back(?:ed|ing)? out of|stepped back from|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
+    r"|spikes|racket|racquet|apron|whistle)|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
+    # "cancelled prime today", "cancelled the box thing", "finally cancelled the nyt, was paying $25 a month"
+    r"|cancell?ed (?:it|them|that|(?:the|my|our) (?:\w+ ){0,2}?thing|(?:the |my |our )?\w+ (?:today|yesterday|for good"
+    r"|last \w+)|(?:the|my|our) \w+(?= ?[,.!;—–-]|\s*$))"
     r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?"
     r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ )?"  # "deleted my insta account", "deactivated my X account"
     r"(?:membership|subscription|sub|plan|deliveries|account|profile|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
     r"|戒了|戒掉|退掉|转给别人|转让出去|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
+    # "帐篷送给我表弟了", the user's own shop closed ("小店关了"), retired ("正式退休啦"), "那个云盘订阅我退了"
+    r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
     r"|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
@@ -654,12 +662,18 @@ _CHANGE = re.compile(
     r"|got|adopted|bought|upgraded|became|new|officially|since the move|after the move|moves to|pulled \w+ out of"
     # a plan or a hire replaced: "change of plans, … we rebooked to crete", "fired them lol … brought in mendez renovations"
     r"|change of plans?|rebooked|brought in|fired (?:them|him|her|my|our|the)"
+    # a choice that came of it, and a state from now on: "ended up going with gexa", "that's what we're doing going
+    # forward", "the practice handed all her patients to dr brennan", "ovo energy takes over on the 1st"
+    r"|ended up (?:going|moving|booking|switching|getting|picking|using|signing|joining|choosing|taking|with|at|on"
+    r"|in (?!(?:the )?(?:er|a&e|hospital|urgent care|tears|bed)\b))"
+    r"|going forward|from now on|from here on|signed up (?:at|with)|takes over|took over"
+    r"|handed (?:me|us|(?:all )?(?:her|his|their|its) (?:patients|clients|customers|students|members))(?: over)? to"
     # a new state from a moment: "the car's covered by admiral from today", "starting jan we're paying $340 a month"
     r"|(?:from|as of|starting) (?:today|tomorrow|next (?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september"
     r"|october|november|december))"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
-    r"|first (?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
+    r"|first (?:full )?(?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价", re.I)  # "报了个尤克里里的班": signed up for something new
@@ -1253,8 +1267,9 @@ _AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:"
                        + r")),", re.I)
 
 
-# a sentence, ended by its mark or by an emoji ("fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls")
-_TOLD_SENTENCE = re.compile(rf"[^.!?。！？\n{EMOJI}]+[.!?。！？{EMOJI}\ufe0f]*")
+# a sentence, ended by its mark or by an emoji ("fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls"),
+# not by the point of a number ("is listening at 1.5x bad for comprehension? be honest")
+_TOLD_SENTENCE = re.compile(rf"(?:[^.!?。！？\n{EMOJI}]|(?<=\d)\.(?=\d))+[.!?。！？{EMOJI}\ufe0f]*")
 
 
 def _told(text: str) -> str:

@@ -37,7 +37,10 @@ _OTHER_SUBJECT_EN = re.compile(
     rf"(?:(?:my|our)\s+{_KIN_MODIFIER_EN}(?P<who>{_RELATION_EN})s?"
     rf"|the\s+(?P<whose>{_RELATION_EN})(?='s|s'|s\b)"  # "the neighbour's dog barks at 6am", "the neighbours"
     rf"|(?P<bare>{_RELATION_EN})(?='s\s)"  # as chat drops the "my": "neighbour's tesla blocking our drive again"
-    r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad))\b"
+    r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad)"
+    # someone the user knows by what they do for them: "the kid i tutor says his dentist gives out stickers"
+    r"|(?:the|this|that|a|one of the) (?P<known>kid|boy|girl|lad|guy|woman|man|lady|family|student|client|patient"
+    r"|teen|child)s? (?:i|we) (?:tutor|teach|coach|babysit|nanny|mentor|look after|care for|work with|clean for))\b"
     r"(?!\s+(?:and|&)\s+(?:i|me)\b)", re.I)  # "Mum keeps asking me …": a parent by the name the user calls them
 _RELATION_ZH = (r"爸爸?|妈妈?|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥?|姐姐?|弟弟?|妹妹?|表[哥姐弟妹]|堂[哥姐弟妹]|老公|老婆|丈夫|妻子"
                 r"|男朋友|女朋友|男友|女友|对象|爱人|另一半|伴侣|儿子|女儿|孩子|闺女|丫头|同事|老板|领导|朋友|闺蜜|室友|邻居|舅舅|姑姑|阿姨|叔叔|舅妈|婶婶"
@@ -110,6 +113,8 @@ def someone_elses(clause: str) -> set[str] | None:
         return set()
     m = _OTHER_SUBJECT_EN.match(stripped)
     if m:
+        if m.group("known"):  # no relation of the user's: "the kid i tutor" is no child of theirs
+            return set()
         who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")).lower()
         at_work = {"employer"} if _AT_WORK.match(stripped, m.start(m.lastgroup)) else set()
         return {topic for relation, topic in _RELATION_TOPICS_EN if re.fullmatch(relation, who)} | at_work
