@@ -94,6 +94,7 @@ _LIGHT_CHARACTERS_ZH = frozenset("喝吃用去来买卖看玩做上下打听学�
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团", "把照片全迁到阿里云盘了"
 _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|迁到|迁去|调到|调去"
                         r"|跑(?:去|到)|最近都(?!没|不)"  # "最近跑去超级猩猩上团课了", "最近都跑QQ音乐上听了"
+                        r"|现在[^，。,！？\s]{0,4}都(?:是|喝|吃|用|去|在|上)"  # "现在早上都是一杯热豆浆了"
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)"  # "这学期开始送学校对面的博雅了"
                         # a new place named: "新店叫 Nail Bar 7", "新公司在望京"
                         r"|新(?:的)?(?:店|家|公司|单位|学校|医院|诊所|健身房|房子|工作室)(?:叫|是|在)")
@@ -333,7 +334,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
     with the best match (乐刻), or a character of the question's topic words ("酒我戒了" after "每晚喝两罐啤酒" for
     "我现在还喝酒吗？": a compound and its head) or a pair of a thing it names (健身 of 健身房), goes above it, and leaves it
-    behind when it is the user's own. When none is later and the best match itself ends something, for a yes/no question
+    behind when it is the user's own; for a yes/no question, so does a later end that holds a character of the question's
+    words ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"). When none is later and the best match itself ends something, for a yes/no question
     ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"), the user's earlier turns on its topic are left behind by it."""
 
     best = index.attrs(ids[0])
@@ -354,7 +356,11 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
              # a character alone, or a pair of a thing the question names ("健身卡…终于退掉了" for "我还在健身房练吗" after
              # "办了家门口威尔士的年卡"), only for a switch or an end, not for news ("最近在看余华的新书" after "读书会退了")
              and (shares_a_thing(m) or (shared & set(said[m]) or asked & han_pairs(said[m]))
-                  and (_ZH_SWITCH.search(said[m]) or _tells_an_end(said[m])))]
+                  and (_ZH_SWITCH.search(said[m]) or _tells_an_end(said[m]))
+                  # for a yes/no question, an end that holds a character of the question's own in its clause or the
+                  # one after it ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"; not "这家店的东西好难吃
+                  # 再也不去了" for "我有什么不能吃的东西吗？")
+                  or yes_no and _asked_characters(question) & set(_what_an_end_tells(said[m])))]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:  # the best match tells the end itself ("鱼都送给楼下小孩了"): what it ends is history
         if not yes_no or not _tells_an_end(said.get(ids[0], "")):
@@ -363,6 +369,16 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
                     and (shares_a_thing(m) or shared & set(said[m])) for sibling in index.same_message(m)}
     return ({sibling: scores[0] * 1.05 for sibling in index.same_message(latest)},
             set(index.same_message(ids[0])))
+
+
+_ZH_CLAUSE_BREAK = re.compile(r"[\s，。,！？!?；;~～…]+")
+
+
+def _what_an_end_tells(text: str) -> str:
+    """The clauses of a Chinese message that tell an end, each with the clause after it: "戒了 已经三个月没抽了"."""
+    clauses = [clause for clause in _ZH_CLAUSE_BREAK.split(text) if clause]
+    return "".join(clauses[n] + (clauses[n + 1] if n + 1 < len(clauses) else "")
+                   for n, clause in enumerate(clauses) if _tells_an_end(clause))
 
 
 def own_turns(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> list[int]:

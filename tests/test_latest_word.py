@@ -275,3 +275,34 @@ def test_a_later_ending_that_shares_only_a_generic_word_with_the_question_stays_
     engram.remember("我对虾过敏 吃了会起疹子", at=at("2023-06-02T09:00:00"))
     engram.remember("那家店的东西太难吃了 再也不去了", at=at("2023-06-20T09:00:00"))
     assert "虾" in top(engram, "我有什么不能吃的东西吗？")
+
+
+def test_a_chinese_habit_now_told_with_dou_is_a_switch_above_the_slots_answer(engram):
+    """The drink slot reads "每天早上一杯冰美式"; "现在早上都是一杯热豆浆了" names no drink the rules know, but 现在…都是 tells what
+    the mornings are now: it is the latest word, and the coffee is left behind."""
+    engram.remember("我每天早上必须一杯冰美式 不然醒不过来", at=at("2023-10-08T09:00:00"))
+    engram.remember("咖啡喝多了会心慌吗", at=at("2023-10-15T09:00:00"))
+    engram.remember("胃不太好 现在早上都是一杯热豆浆了 习惯了也还行", at=at("2023-12-06T09:00:00"))
+    result = recalled(engram, "我早上现在喝啥")
+    assert "豆浆" in result.results[0].unit.content
+    earlier = next(r for r in result.results if "冰美式" in r.unit.content)
+    assert not earlier.valid
+
+
+def test_a_chinese_end_holding_a_character_of_a_yes_no_question_answers_it_above_the_slot(engram):
+    """The smoking slot reads "一天差不多半包烟"; "戒了 已经三个月没抽了" shares no word with it, but it ends something and
+    holds 抽 of "我现在还抽烟吗"."""
+    engram.remember("一天差不多半包烟 老婆天天念叨", at=at("2023-10-08T09:00:00"))
+    engram.remember("抽烟的人跑步是不是更容易喘", at=at("2023-10-15T09:00:00"))
+    engram.remember("戒了 已经三个月没抽了 自己都不敢信", at=at("2023-12-06T09:00:00"))
+    result = recalled(engram, "我现在还抽烟吗")
+    assert "三个月没抽" in result.results[0].unit.content
+    assert not next(r for r in result.results if "半包烟" in r.unit.content).valid
+
+
+def test_a_chinese_end_of_something_else_holding_a_character_of_the_question_stays_below_the_slot(engram):
+    """"这家店的东西好难吃 再也不去了" ends going to a shop; 东西 and 吃 of the question are in the clause before the end."""
+    engram.remember("我对虾过敏，吃了浑身起疹子", at=at("2023-10-08T09:00:00"))
+    engram.remember("晚上吃什么好呢 不想点外卖", at=at("2023-10-15T09:00:00"))
+    engram.remember("这家店的东西好难吃 再也不去了", at=at("2023-12-06T09:00:00"))
+    assert "过敏" in top(engram, "我有什么不能吃的东西吗？")
