@@ -334,9 +334,10 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
     with the best match (乐刻), or a character of the question's topic words ("酒我戒了" after "每晚喝两罐啤酒" for
     "我现在还喝酒吗？": a compound and its head) or a pair of a thing it names (健身 of 健身房), goes above it, and leaves it
-    behind when it is the user's own; for a yes/no question, so does a later end that holds a character of the question's
-    words ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"). When none is later and the best match itself ends something, for a yes/no question
-    ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"), the user's earlier turns on its topic are left behind by it."""
+    behind when it is the user's own; for a yes/no question, so does a later end that holds a character of the
+    question's words ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"). When none is later and the best
+    match itself ends something, for a yes/no question ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"), the user's earlier
+    turns on its topic are left behind by it."""
 
     best = index.attrs(ids[0])
     if best is None or ids[0] not in own:

@@ -159,8 +159,8 @@ def test_a_question_that_names_no_one_asks_about_the_users_own_life(minilm_engra
 
 
 def test_a_where_question_that_names_no_one_puts_first_the_users_word_naming_a_place(minilm_engram):
-    remember_daily(minilm_engram, ["morning! just left the girls at swim training at Parkside Leisure Centre, an hour to "
-                                   "kill, any good podcasts?",
+    remember_daily(minilm_engram, ["morning! just left the girls at swim training at Parkside Leisure Centre, an hour "
+                                   "to kill, any good podcasts?",
                                    "how do i get the chlorine smell out of towels",
                                    "the girls want to do swim training twice a week now, is that too much at 9?"])
     assert first_message_id(minilm_engram, "where do the girls have swim training?") == "m0"

@@ -1267,8 +1267,8 @@ _AS_A_JOB = re.compile(r"(?:^|[—–:-]\s*|,\s*)as (an? (?:[\w-]+\s+){0,2}?(?:"
                        + r")),", re.I)
 
 
-# a sentence, ended by its mark or by an emoji ("fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls"),
-# not by the point of a number ("is listening at 1.5x bad for comprehension? be honest")
+# a sentence, ended by its mark or by an emoji ("fully plant-based for 2 years now 🌱 so keep recipe ideas meat free
+# pls"), not by the point of a number ("is listening at 1.5x bad for comprehension? be honest")
 _TOLD_SENTENCE = re.compile(rf"(?:[^.!?。！？\n{EMOJI}]|(?<=\d)\.(?=\d))+[.!?。！？{EMOJI}\ufe0f]*")
 
 
