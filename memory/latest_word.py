@@ -138,6 +138,12 @@ def _tells_an_end(text: str) -> bool:
     return tells_an_end(text)
 
 
+def _what_an_end_tells(text: str) -> str:
+    from .extract.attributes import what_an_end_tells  # the statement rules, compiled only when a question needs them
+
+    return what_an_end_tells(text)
+
+
 def _tells_a_change(text: str) -> bool:
     from .extract.attributes import tells_a_change  # the statement rules, compiled only when a question needs them
 
@@ -370,16 +376,6 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
                     and (shares_a_thing(m) or shared & set(said[m])) for sibling in index.same_message(m)}
     return ({sibling: scores[0] * 1.05 for sibling in index.same_message(latest)},
             set(index.same_message(ids[0])))
-
-
-_ZH_CLAUSE_BREAK = re.compile(r"[\s，。,！？!?；;~～…]+")
-
-
-def _what_an_end_tells(text: str) -> str:
-    """The clauses of a Chinese message that tell an end, each with the clause after it: "戒了 已经三个月没抽了"."""
-    clauses = [clause for clause in _ZH_CLAUSE_BREAK.split(text) if clause]
-    return "".join(clauses[n] + (clauses[n + 1] if n + 1 < len(clauses) else "")
-                   for n, clause in enumerate(clauses) if _tells_an_end(clause))
 
 
 def own_turns(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> list[int]:

@@ -1186,8 +1186,8 @@ def _names_no_one(query: str) -> bool:
     from .extract.facts import is_question
 
     words = set(re.findall(r"[\w']+", query.lower()))
-    return is_question(query) and not (words & SECOND_PERSON or "你" in query or "您" in query
-                                       or CAPITAL_INSIDE.search(query.strip()) or _ABOUT_ASKING.search(query))
+    return not (words & SECOND_PERSON or "你" in query or "您" in query or CAPITAL_INSIDE.search(query.strip())
+                or _ABOUT_ASKING.search(query)) and is_question(query)  # the statement rules only when needed
 
 
 def _about_user(query: str) -> bool:

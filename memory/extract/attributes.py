@@ -1168,6 +1168,13 @@ def what_a_change_acts_on(text: str) -> list[str]:
     return after + [_THREE_WORDS_BEFORE.search(told[:m.start()]).group() for m in _ENDED_OF_ITSELF.finditer(told)]
 
 
+def what_an_end_tells(text: str) -> str:
+    """The clauses of a message that tell an end, each with the clause after it: "戒了 已经三个月没抽了"."""
+    clauses = _clauses(text)
+    return "".join(clause + (clauses[n + 1] if n + 1 < len(clauses) else "")
+                   for n, clause in enumerate(clauses) if _NEGATION.search(_told(clause)))
+
+
 def tells_an_end(text: str) -> bool:
     """A message that says something ended ("pulled the plug on netflix", "岩馆卡退了")."""
     return bool(_NEGATION.search(_told(text)))
