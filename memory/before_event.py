@@ -40,6 +40,9 @@ _NAME = re.compile(r"[A-Za-z0-9&+'’.-]*[A-Z][A-Za-z0-9&+'’.-]*")
 _ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|来到|来|回到|入职|加入|改成|改用|改|用上|到)"
                       r"(?P<name>[\u4e00-\u9fff]{2,8})$")
 _NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
+# a kind, not a thing: "换诊所之前" asks about the clinic before the switch of clinics, whose first mention is the old one
+_ZH_KINDS = frozenset("诊所 医院 牙医 医生 大夫 公司 单位 工作 房子 城市 地方 手机 电脑 车子 学校 幼儿园 健身房 银行 运营商 套餐 宽带 "
+                      "保险 房东 老师 教练 理发店 发型师 平台 软件 店".split())
 # a question about the past ("what did I drink before …"), not about a habit ("do I stretch before …")
 _ASKS_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)
 _BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|went|came|got|bought|started|became"
@@ -83,7 +86,7 @@ def named_before(query: str) -> str | None:
         if latin:
             return " ".join(latin)
         han = _ZH_VERB.match(clause)
-        return han["name"] if han else None
+        return han["name"] if han and han["name"] not in _ZH_KINDS else None
     return None
 
 

@@ -701,7 +701,10 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
 
     def replaced_by_it(unit: MemoryUnit) -> bool:
         shares = bool(asked & words_of(" ".join(own_clauses(unit.content))))
-        return shares if chinese else shares and names_something(unit.content) or answers_by_meaning(unit)
+        # a word that opens by asking is near any question in meaning: "best gym routine if you have bad knees? squats
+        # kill me"
+        return shares if chinese else (shares and names_something(unit.content)
+                                       or answers_by_meaning(unit) and not _opens_asking(unit.content))
 
     replaced = next(filter(replaced_by_it, earlier), None)
     return {replaced.id} if replaced is not None else set()
@@ -711,6 +714,8 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
 _ASKS_NOW = re.compile(r"\b(?:now|these days|at the moment|currently|right now|rn|still|any ?more|nowadays|lately)\b"
                        r"|现在|目前|这阵子|如今|最近|还在|还有|还是", re.I)
 RUNNER_UP_WINDOW = 3  # the results after the first that may hold what the user's latest word replaced
+NEAREST_WINDOW = 4  # ... by its meaning, when the latest word tells a change
+NEAREST_FLOOR = 0.15  # the least cosine between a change and the earlier word it replaced
 RANKED_NEXT = "the user's earlier word ranked next to their latest"  # why a memory is history
 # a switch told in so many words ("switched", "instead", 改成, 迁到), not any start or "now"
 _SWITCHED = re.compile(r"\b(?:switched|swapped|instead|rebooked|change of plans?|moved (?:to|over)|ported)\b"
@@ -725,12 +730,15 @@ def _names_another_value(text: str, latest: str, attributes: list[str]) -> bool:
         named = any(names_a_value(text, attribute) for attribute in attributes)
     else:
         named = bool(HAN_CHAR.search(text) or _NAME_INSIDE.search(text.strip()) or TITLED_NAME.search(text))
-    if not named:
-        return False
+    return named and not _names_what_it_names(text, latest)
+
+
+def _names_what_it_names(text: str, latest: str) -> bool:
+    """Whether an earlier word names a name or place the latest word names too: the same value, no rival of it."""
     if HAN_CHAR.search(text):
-        return not han_places(text) & han_places(latest)
+        return bool(han_places(text) & han_places(latest))
     names = {m.group().lower() for m in _NAME_INSIDE.finditer(text.strip())}
-    return not names & {m.group().lower() for m in _NAME_INSIDE.finditer(latest.strip())}
+    return bool(names & {m.group().lower() for m in _NAME_INSIDE.finditer(latest.strip())})
 
 
 def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: str, attributes: list[str],
@@ -738,8 +746,11 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     """A question that asks how things stand now presupposes a value that may have changed. When the first result is
     the user's own word and nothing shown is yet marked as what it replaced, the best-ranked of the user's earlier own
     words among the next few results that names another value is its rival, the earlier word on the topic ("ugh another
-    monday at Ironworks" under "first full week at Pulse Health done!!" for "where do I work these days?")."""
-    if not shown or shown[0].type != "chat_turn" or not _ASKS_NOW.search(query) or not asks_present_state(query):
+    monday at Ironworks" under "first full week at Pulse Health done!!" for "where do I work these days?"). When the
+    first tells a change, something was replaced: the earlier own word nearest it in meaning, which tells no change of
+    its own, is what it replaced, named in lower case as it may be ("leg day at planet fitness" under "cancelled the PF
+    membership, doing bouldering at Vertical Endeavors now")."""
+    if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
         return set()
     index, ids = parts.index, [u.id for u in shown]
     if marked & set(ids):
@@ -758,13 +769,31 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     if HOLDS_MANY.intersection(attributes) and not (tells_an_end(latest.content) or _SWITCHED.search(latest.content)):
         return set()
     said_at = index.attrs(latest.id)[1]
-    for unit in shown[1:1 + RUNNER_UP_WINDOW]:
-        if (unit.type == "chat_turn" and unit.id not in told_nothing and index.attrs(unit.id)[1] < said_at
-                and _names_another_value(unit.content, latest.content, attributes)):
-            # a change ranked below a word that tells none is no word it replaced, but the answer ranked low
-            # ("工资卡改成招商银行了" under "发工资啦 这个月终于有绩效了")
-            return set() if tells_a_change(unit.content) and not tells_a_change(latest.content) else {unit.id}
-    return set()
+    earlier = [unit for unit in shown[1:1 + NEAREST_WINDOW] if unit.type == "chat_turn" and unit.id not in told_nothing
+               and index.attrs(unit.id)[1] < said_at and not _opens_asking(unit.content)]
+    if _ASKS_NOW.search(query):
+        for unit in earlier:
+            if unit in shown[1:1 + RUNNER_UP_WINDOW] and _names_another_value(unit.content, latest.content, attributes):
+                # a change ranked below a word that tells none is no word it replaced, but the answer ranked low
+                # ("工资卡改成招商银行了" under "发工资啦 这个月终于有绩效了")
+                return set() if tells_a_change(unit.content) and not tells_a_change(latest.content) else {unit.id}
+    if not tells_a_change(latest.content):
+        return set()
+    plain = [unit for unit in earlier
+             if not tells_an_end(unit.content) and not _names_what_it_names(unit.content, latest.content)]
+    if not plain:
+        return set()
+    cosines = index.vectors_of([unit.id for unit in plain]) @ index.vectors_of([latest.id])[0]
+    nearest = int(np.argmax(cosines))
+    return {plain[nearest].id} if cosines[nearest] >= NEAREST_FLOOR else set()
+
+
+def _opens_asking(text: str) -> bool:
+    """Whether a message asks before it tells anything ("best gym routine if you have bad knees? squats kill me"; not
+    "our wifi is xfinity and it drops every night, is it the router or them")."""
+    from .extract.facts import asks_anything, stated_head  # the statement rules, compiled only when needed
+
+    return asks_anything(text) and not stated_head(text)
 
 
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,

@@ -387,6 +387,7 @@ SLOTS: tuple[Slot, ...] = (
                      # "which drug do I react badly to?"
                      "react badly", "reacts badly", "bad reaction", "reaction to"),
         holds_many=True,
+        serves=("medication",),  # "which medication am i allergic to?" asks what the user must not take, not takes
     ),
     Slot(
         "children",

@@ -451,6 +451,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # number ends no sentence ("… at 1.5x bad for comprehension? be honest" asks); someone the user knows by what they
     # do for them is someone else ("the kid i tutor says his dentist …")
     ("m051_statement_marks", m008_statement_marks),
+    # stop 59: a verb before no subject but an adverb tells ("Can barely hold my tea this morning"); more ways to tell
+    # an end ("gave my kayak away", "handed my saturday class over to …", "cancelled the astro society membership",
+    # "那个课我退了", "出给同事了"); "new address as of saturday: Portobello" is where the user lives; "… so Visible is my
+    # carrier now" is the user's own news after someone else's doing
+    ("m052_statement_marks", m008_statement_marks),
 ]
 
 

@@ -27,6 +27,8 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("what did I eat before bed?", None),  # a routine
     ("Where was I living before I moved to be near my sister?", None),  # why, not what
     ("我之前住哪", None),
+    ("换诊所之前我看的是哪家", None),  # a kind switched, whose first mention is the old one
+    ("我换手机之前用的什么牌子", None),
     ("what did I buy before Christmas?", None),  # days, months and feasts come round again
     ("what did I do before Monday?", None),
 ])

@@ -434,6 +434,11 @@ def test_a_message_about_someone_else_that_a_rule_took_for_the_users_word_keeps_
     "小店关了，平台抽成太高，精力也跟不上",
     "正式退休啦！！今天最后一天上班",
     "那个云盘订阅我退了 照片全导到家里的群晖上了",
+    "gave my paddleboard away to the neighbours' kid, my shoulder's done",
+    "handed my thursday class over to dana for good, can't keep up with the prep",
+    "cancelled the film society membership, the screenings got so boring",
+    "那个课我退了，老师讲得太水",
+    "旧电脑出给同学了 三百块",
 ])
 def test_more_ways_of_telling_an_end(text):
     assert tells_an_end(text)
@@ -444,6 +449,8 @@ def test_more_ways_of_telling_an_end(text):
     "我妈的退休金打到建设银行 每次取钱都排老长的队",  # a pension, nothing ended
     "我还在国企上班 离退休还有两年 熬着吧",
     "visited the retired teachers next door, they cancelled nothing lol",
+    "i gave the dog a bath and now the bathroom is a swamp",  # "gave … away" it is not
+    "new clinic policy: the practice handed my file to dr amrani",  # a new state, nothing of the user's ended
 ])
 def test_words_near_an_end_that_end_nothing(text):
     assert not tells_an_end(text)
@@ -459,6 +466,11 @@ def test_words_near_an_end_that_end_nothing(text):
     ("the mint in the garden is taking over", False),
     ("first full week at Pulse Health done!! way less meetings", True),
     ("signed up at Planet Fitness near my office, $10/month lol", True),
+    ("my old ortho retired, the practice handed my file to dr. amrani", True),  # a provider handed on
+    ("last day at the old place friday, starting at Monzo on the 5th", True),  # a job left and one begun
+    ("my last day at the beach was the best one", False),
+    ("starting at Stripe on monday, so nervous", True),
+    ("这阵子骑的是无极525ds，跑长途舒服多了", True),  # 这阵子 as 现在
 ])
 def test_more_ways_of_telling_a_new_state(text, changes):
     assert tells_a_change(text) is changes

@@ -263,6 +263,8 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m050_statement_marks", "我们家住闵行的春申花园 小区挺老了", "§home_location"),  # 我们家住
     ("m051_statement_marks", "cancelled prime today, wasnt using the shipping enough", "§told~no"),  # an end
     ("m051_statement_marks", "is listening to audiobooks at 1.5x bad for comprehension? be honest", "§questions"),
+    ("m052_statement_marks", "new address as of monday: Morningside. tiny but mine", "§home_location"),  # told first
+    ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§mobile_network"),
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -275,6 +277,8 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m050_statement_marks", "房东把房子卖了 我们只能搬 现在落脚在张江这边了", "§others"),  # the user's news after
     ("m051_statement_marks", "signed up at Iron Temple on 5th, $45/mo, no more excuses 💪", "§told~no"),  # a new state
     ("m051_statement_marks", "the kid i tutor says his dentist gives out stickers", "§dentist"),  # the kid's
+    ("m052_statement_marks", "Any tips for sore calves? Can barely lift my arms this morning.", "§questions"),  # it tells
+    ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§others"),  # the user's news
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

@@ -582,6 +582,8 @@ _ROLE_FIRST = re.compile(
     r"^(?i:(?:new\s+)?(?:dentist|doctor|gp|vet|therapist|counsell?or|psychiatrist|barber|hairdresser|landlord|landlady|boss"
     r"|manager|tutor|teacher|accountant|trainer|coach|mechanic|pharmacist|babysitter|nanny|childminder|physio)"
     r"\s*(?:is|'s|=|:)\s+(?:now\s+)?)(?:(?i:(?:dr|mr|mrs|ms|miss)\.?\s*)[A-Za-z]|[A-Z][a-z])")
+# where the user lives now, told first: "new address as of saturday: Portobello" (not a new email address)
+_NEW_ADDRESS = re.compile(r"^new (?:home |postal )?address(?: as of [\w ]{1,20})?\s*:\s*(?![\w.+-]*@)\w", re.I)
 # How long the user has been with someone, said anywhere: "valentines dinner w/ Jordan tonight, 2 years together 🥹"
 _TOGETHER_FOR = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|months?)"
                            r"\s+together\b", re.I)
@@ -621,6 +623,8 @@ _NEGATION = re.compile(
     r"|no more|passed away|died|moved out|broke up|split up|left my|dropped out|don't have|do not have"
     r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
+    # "gave my kayak away to my nephew", "handed my saturday class over to maria for good"
+    r"|(?:gave|given) (?:my|our|the) (?:[\w-]+ ){1,2}?away\b|(?:^|\bi |\bi've |\bive )handed (?:my|our) (?:[\w-]+ ){1,2}?over to"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze|car)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|with (?:no|zero) (?:vapes?|vaping|cigarettes?|cigs|smokes?|smoking|nicotine|drinks?|drinking|alcohol|booze|caffeine)"
@@ -638,7 +642,7 @@ _NEGATION = re.compile(
     r"|cancell?ed (?:it|them|that|(?:the|my|our) (?:\w+ ){0,2}?thing|(?:the |my |our )?\w+ (?:today|yesterday|for good"
     r"|last \w+)|(?:the|my|our) \w+(?= ?[,.!;—–-]|\s*$))"
     r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?"
-    r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ )?"  # "deleted my insta account", "deactivated my X account"
+    r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ ){0,2}?"  # "deleted my insta account", "cancelled the astro society membership"
     r"(?:membership|subscription|sub|plan|deliveries|account|profile|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
@@ -647,7 +651,7 @@ _NEGATION = re.compile(
     r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
-    r"|到期没续|没续费|不续了|课(?:也|都|已经)?退了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
+    r"|到期没续|没续费|不续了|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
 # for good", "dumped him for being rude"); so is leaving "the old" one
@@ -667,7 +671,10 @@ _CHANGE = re.compile(
     r"|ended up (?:going|moving|booking|switching|getting|picking|using|signing|joining|choosing|taking|with|at|on"
     r"|in (?!(?:the )?(?:er|a&e|hospital|urgent care|tears|bed)\b))"
     r"|going forward|from now on|from here on|signed up (?:at|with)|takes over|took over"
-    r"|handed (?:me|us|(?:all )?(?:her|his|their|its) (?:patients|clients|customers|students|members))(?: over)? to"
+    # a job left and one begun: "last day at the old place friday, starting at Monzo on the 5th"
+    r"|(?:last|final) (?:day|shift|week) (?:at|with) (?:the|my) (?:old|previous)|starting at (?-i:[A-Z])\w*"
+    r"|handed (?:me|us|(?:all )?(?:her|his|their|its) (?:patients|clients|customers|students|members)"
+    r"|(?:my|our) (?:file|files|records|notes|chart|case|account))(?: over)? to"
     # a new state from a moment: "the car's covered by admiral from today", "starting jan we're paying $340 a month"
     r"|(?:from|as of|starting) (?:today|tomorrow|next (?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september"
@@ -675,7 +682,7 @@ _CHANGE = re.compile(
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:full )?(?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
-    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
@@ -695,6 +702,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|home (?:is|for me)|(?:got|collected|picked up) (?:the )?keys(?:!|$| (?:to|for) (?:the|our|my|a) (?:new )?" + _HOME_NOUN + r")"
                       r"|keys (?:collected|picked up) for (?:the|our|my|a) (?:new )?" + _HOME_NOUN
                       + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
+                      # "new address as of saturday: Portobello" (not a new email address)
+                      r"|new (?:home |postal )?address(?=\s+as of|\s*$)"  # read in its clause, before the colon
                       # the move itself: "movers dropped everything off", "unpacked the last box", "oregon people now"
                       r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|residents? of"
                       # "14 inches overnight here in Duluth": where the user is, not on a trip
@@ -935,6 +944,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  r"|意大利语|俄语|粤语)(?:课|班)|雅思|托福|多邻国"),
     # not "changed my plans", "switched provider" (energy): a phone's plan or provider
     "mobile_network": (r"\b(?:port(?:ed|ing) my number|port(?:ed|ing) (?:done|over|across|complete)"
+                       # "so Visible is my carrier now i guess"
+                       r"|(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile )?(?:carrier|network|provider)"
                        r"|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
                        r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
@@ -1019,7 +1030,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     own = bool(_FIRST_PERSON.search(text) or _ZH_DROPPED_SUBJECT.search(text.strip()))
     news = [n for n, s in enumerate(sentences) if (VERB_FIRST.match(s) or _HABIT_FIRST.match(s)) and not _GERUND_SUBJECT.match(s)
             or _MILESTONE.match(s) or _RATE.match(s) or _THING_FIRST.match(s) or _ROLE_FIRST.match(s)
-            or _ARRIVED.match(s)
+            or _ARRIVED.match(s) or _NEW_ADDRESS.match(s)
             or _TOGETHER_FOR.search(s)]
     verb_first = bool(news)
     # Chinese drops the 我 of "我女儿": "女儿在小区里的阳光幼儿园上小班" is about the user's own child

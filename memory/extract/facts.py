@@ -50,9 +50,13 @@ _REMEMBER_EN = re.compile(
 )
 _REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
 _QUESTION_EN = re.compile(
-    r"^\W*(?:do|does|did|what|what's|whats|where|where's|wheres|who|who's|whom|whose|when|when's|whens|why|how|how's|hows"
-    r"|which|is|are|am|was|were|can|could"
-    r"|would|should|will|shall|have|has|may|might)\b(?!')"
+    r"^\W*(?:what|what's|whats|where|where's|wheres|who|who's|whom|whose|when|when's|whens|why|how|how's|hows"
+    r"|which)\b(?!')"
+    # a verb before its subject, not a statement whose subject was dropped before an adverb: "could barely walk down
+    # the stairs after", "was so tired", "have literally never seen snow"
+    r"|^\W*(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b(?!')"
+    r"(?!\s+(?:barely|hardly|never|only|just|totally|really|so|already|finally|still|definitely|probably|literally"
+    r"|actually|even|easily|officially|honestly|seriously|basically|kinda|sorta|def|defo|prob)\b)"
     # chat asks without a question mark: "any tips for selling shoes on vinted", "anyone know a good plumber"
     r"|^\W*(?:any|anyone|anybody)\s+(?!(?:time|day|more|longer)\b)(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)",
     re.I,

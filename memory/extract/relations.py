@@ -98,6 +98,11 @@ _USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*
                            r"(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b"
                            rf"|^我们|^我(?!的?(?:{_RELATION_ZH}))", re.I)
 
+# a clause that names what the user has now, whoever arranged it: "(my sister added me to her family thing) so Visible is
+# my carrier now"
+_USERS_OWN_NOW = re.compile(r"\b(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile )?(?:carrier|network|provider|bank|gym"
+                            r"|dentist|doctor|gp|landlord|landlady|insurer|supplier|broadband)(?: now)?\b", re.I)
+
 
 def says_of_user(clause: str) -> bool:
     """Whether a clause reports what someone says of the user: "dr said we're bumping it up to 100mg"."""
@@ -147,7 +152,7 @@ def about_someone_else(text: str) -> bool:
     text = _REMINDER_LEAD.sub("", text.strip(), count=1)  # "need to remember my mom's bday is june 12"
     text = _REACTION_END.sub("", text)
     clauses = [c.strip() for c in _CLAUSE.split(text) if c.strip()]
-    if any(_USER_SUBJECT.match(c) for c in clauses[1:]):
+    if any(_USER_SUBJECT.match(c) or _USERS_OWN_NOW.search(c) for c in clauses[1:]):
         return False
     if _ON_BEHALF.search(text):
         return True
