@@ -747,9 +747,10 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     the user's own word and nothing shown is yet marked as what it replaced, the best-ranked of the user's earlier own
     words among the next few results that names another value is its rival, the earlier word on the topic ("ugh another
     monday at Ironworks" under "first full week at Pulse Health done!!" for "where do I work these days?"). When the
-    first tells a change, something was replaced: the earlier own word nearest it in meaning, which tells no change of
-    its own, is what it replaced, named in lower case as it may be ("leg day at planet fitness" under "cancelled the PF
-    membership, doing bouldering at Vertical Endeavors now")."""
+    first tells a change, something was replaced: the earlier own word nearest it in meaning, which tells no end of its
+    own and names nothing the first names, is what it replaced, named in lower case as it may be ("leg day at planet
+    fitness" under "cancelled the PF membership, doing bouldering at Vertical Endeavors now"). A word that opens by
+    asking is neither ("best gym routine if you have bad knees? squats kill me")."""
     if not shown or shown[0].type != "chat_turn" or not asks_present_state(query):
         return set()
     index, ids = parts.index, [u.id for u in shown]
@@ -769,17 +770,18 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     if HOLDS_MANY.intersection(attributes) and not (tells_an_end(latest.content) or _SWITCHED.search(latest.content)):
         return set()
     said_at = index.attrs(latest.id)[1]
-    earlier = [unit for unit in shown[1:1 + NEAREST_WINDOW] if unit.type == "chat_turn" and unit.id not in told_nothing
-               and index.attrs(unit.id)[1] < said_at and not _opens_asking(unit.content)]
+    earlier = [(position, unit) for position, unit in enumerate(shown[1:1 + NEAREST_WINDOW])
+               if unit.type == "chat_turn" and unit.id not in told_nothing and index.attrs(unit.id)[1] < said_at
+               and not _opens_asking(unit.content)]
     if _ASKS_NOW.search(query):
-        for unit in earlier:
-            if unit in shown[1:1 + RUNNER_UP_WINDOW] and _names_another_value(unit.content, latest.content, attributes):
+        for position, unit in earlier:
+            if position < RUNNER_UP_WINDOW and _names_another_value(unit.content, latest.content, attributes):
                 # a change ranked below a word that tells none is no word it replaced, but the answer ranked low
                 # ("工资卡改成招商银行了" under "发工资啦 这个月终于有绩效了")
                 return set() if tells_a_change(unit.content) and not tells_a_change(latest.content) else {unit.id}
     if not tells_a_change(latest.content):
         return set()
-    plain = [unit for unit in earlier
+    plain = [unit for _, unit in earlier
              if not tells_an_end(unit.content) and not _names_what_it_names(unit.content, latest.content)]
     if not plain:
         return set()

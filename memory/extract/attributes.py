@@ -624,7 +624,8 @@ _NEGATION = re.compile(
     r"|haven't got|(?:haven't|hasn't|have not|has not) (?:had|touched|used|driven|played|drunk|eaten|smoked)"
     r"|don't own|do not own|cut out|rehomed|gave away|given away|not (?:a|an) \w+ (?:now|these days)"
     # "gave my kayak away to my nephew", "handed my saturday class over to maria for good"
-    r"|(?:gave|given) (?:my|our|the) (?:[\w-]+ ){1,2}?away\b|(?:^|\bi |\bi've |\bive )handed (?:my|our) (?:[\w-]+ ){1,2}?over to"
+    r"|(?:gave|given) (?:my|our|the) (?:[\w-]+ ){1,2}?away\b"
+    r"|(?:^|\bi |\bi've |\bive )handed (?:my|our) (?:[\w-]+ ){1,2}?over to"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
     r"|(?:smoke|alcohol|caffeine|nicotine|booze|car)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|with (?:no|zero) (?:vapes?|vaping|cigarettes?|cigs|smokes?|smoking|nicotine|drinks?|drinking|alcohol|booze|caffeine)"
@@ -642,7 +643,8 @@ _NEGATION = re.compile(
     r"|cancell?ed (?:it|them|that|(?:the|my|our) (?:\w+ ){0,2}?thing|(?:the |my |our )?\w+ (?:today|yesterday|for good"
     r"|last \w+)|(?:the|my|our) \w+(?= ?[,.!;—–-]|\s*$))"
     r"|(?:paused|cancell?ed|cancelling|canceling|ended|terminated|stopped|drop(?:ped|ping)?"
-    r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ ){0,2}?"  # "deleted my insta account", "cancelled the astro society membership"
+    # "deleted my insta account", "cancelled the astro society membership"
+    r"|deleted|deactivated|closed) (?:my|our|the) (?:\w+ ){0,2}?"
     r"(?:membership|subscription|sub|plan|deliveries|account|profile|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
@@ -651,7 +653,8 @@ _NEGATION = re.compile(
     r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
-    r"|到期没续|没续费|不续了|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
+    r"|到期没续|没续费|不续了|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课"
+    r"|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
 # for good", "dumped him for being rude"); so is leaving "the old" one
@@ -682,7 +685,8 @@ _CHANGE = re.compile(
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:full )?(?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
-    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始"
+    r"|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
