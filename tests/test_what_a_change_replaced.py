@@ -30,28 +30,24 @@ def test_a_change_leaves_behind_the_earlier_word_nearest_it_in_meaning(engram):
     assert by_text(found, "what should i eat").valid is True  # a question holds no value
 
 
-def test_a_word_that_opens_by_asking_is_not_what_a_change_replaced(engram):
-    remember_weeks_apart(engram, [
-        "signed up at the ymca on elm st, $30 a month",
-        "best gym routine if your knees are bad? lunges wreck me",
-        "these days i'm basically living at Crunch on Main St, my cousin got me a guest pass deal",
-    ])
-    found = results_after_all(engram, "which gym do i go to these days?")
-    assert "Crunch" in found[0].unit.content
-    assert by_text(found, "ymca").valid is False
-    assert by_text(found, "best gym routine").valid is True
-
-
-def test_a_word_that_opens_by_asking_is_not_the_rival_ranked_next_to_a_change(engram):
-    remember_weeks_apart(engram, [
-        "new year new me 💪 signed up at ironworks on maple, $35 a month",
-        "do gyms let you freeze a membership if you get injured? pulled something in my back",
-        "showed up and the place had a CLOSED sign on the door?? anyway ymca on grant ave from now on",
-    ])
-    found = results_after_all(engram, "where do i work out these days?")
-    assert "ymca" in found[0].unit.content
-    assert by_text(found, "ironworks").valid is False
-    assert by_text(found, "do gyms").valid is True
+@pytest.mark.parametrize("said, question, first, replaced, asking", [
+    # near the question in meaning (`_left_behind_by_words`)
+    (["signed up at the ymca on elm st, $30 a month",
+      "best gym routine if your knees are bad? lunges wreck me",
+      "these days i'm basically living at Crunch on Main St, my cousin got me a guest pass deal"],
+     "which gym do i go to these days?", "Crunch", "ymca", "best gym routine"),
+    # ranked next to the change (`_runner_up_left_behind`)
+    (["new year new me 💪 signed up at ironworks on maple, $35 a month",
+      "do gyms let you freeze a membership if you get injured? pulled something in my back",
+      "showed up and the place had a CLOSED sign on the door?? anyway ymca on grant ave from now on"],
+     "where do i work out these days?", "ymca", "ironworks", "do gyms"),
+])
+def test_a_word_that_opens_by_asking_is_not_what_a_change_replaced(engram, said, question, first, replaced, asking):
+    remember_weeks_apart(engram, said)
+    found = results_after_all(engram, question)
+    assert first in found[0].unit.content
+    assert by_text(found, replaced).valid is False
+    assert by_text(found, asking).valid is True
 
 
 def test_a_word_that_tells_before_it_asks_may_be_what_a_change_replaced(engram):
