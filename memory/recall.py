@@ -769,7 +769,7 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     # stays beside the kitten adopted for "what pets do I have now?"
     if HOLDS_MANY.intersection(attributes) and not (tells_an_end(latest.content) or _SWITCHED.search(latest.content)):
         return set()
-    said_at = index.attrs(latest.id)[1]
+    said_at, changed = index.attrs(latest.id)[1], tells_a_change(latest.content)
     earlier = [(position, unit) for position, unit in enumerate(shown[1:1 + NEAREST_WINDOW])
                if unit.type == "chat_turn" and unit.id not in told_nothing and index.attrs(unit.id)[1] < said_at
                and not _opens_asking(unit.content)]
@@ -778,8 +778,8 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
             if position < RUNNER_UP_WINDOW and _names_another_value(unit.content, latest.content, attributes):
                 # a change ranked below a word that tells none is no word it replaced, but the answer ranked low
                 # ("工资卡改成招商银行了" under "发工资啦 这个月终于有绩效了")
-                return set() if tells_a_change(unit.content) and not tells_a_change(latest.content) else {unit.id}
-    if not tells_a_change(latest.content):
+                return set() if tells_a_change(unit.content) and not changed else {unit.id}
+    if not changed:
         return set()
     plain = [unit for _, unit in earlier
              if not tells_an_end(unit.content) and not _names_what_it_names(unit.content, latest.content)]

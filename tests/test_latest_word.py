@@ -3,7 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_topics
 from memory.latest_word import EARLIER_ON_TOPIC, LATEST_WORD, asks_present_state
-from tests.helpers import at
+from tests.helpers import at, check_latest_first_and_earlier_behind
 
 
 @pytest.fixture
@@ -280,13 +280,9 @@ def test_a_later_ending_that_shares_only_a_generic_word_with_the_question_stays_
 def test_a_chinese_habit_now_told_with_dou_is_a_switch_above_the_slots_answer(engram):
     """The drink slot reads "每天早上一杯冰美式"; "现在早上都是一杯热豆浆了" names no drink the rules know, but 现在…都是 tells what
     the mornings are now: it is the latest word, and the coffee is left behind."""
-    engram.remember("我每天早上必须一杯冰美式 不然醒不过来", at=at("2023-10-08T09:00:00"))
-    engram.remember("咖啡喝多了会心慌吗", at=at("2023-10-15T09:00:00"))
-    engram.remember("胃不太好 现在早上都是一杯热豆浆了 习惯了也还行", at=at("2023-12-06T09:00:00"))
-    result = recalled(engram, "我早上现在喝啥")
-    assert "豆浆" in result.results[0].unit.content
-    earlier = next(r for r in result.results if "冰美式" in r.unit.content)
-    assert not earlier.valid
+    check_latest_first_and_earlier_behind(engram, ["我每天早上必须一杯冰美式 不然醒不过来", "咖啡喝多了会心慌吗",
+                                                   "胃不太好 现在早上都是一杯热豆浆了 习惯了也还行"],
+                                          "我早上现在喝啥", "豆浆", "冰美式")
 
 
 def test_a_chinese_end_holding_a_character_of_a_yes_no_question_answers_it_above_the_slot(engram):

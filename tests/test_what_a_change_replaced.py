@@ -5,7 +5,7 @@ import pytest
 from memory.extract import is_question
 from memory.extract.attributes import statement_marks
 from memory.extract.facts import asks_anything
-from tests.helpers import at, by_text, results_after_all
+from tests.helpers import by_text, check_latest_first_and_earlier_behind, remember_months_apart, results_after_all
 
 
 @pytest.fixture
@@ -13,13 +13,8 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     return minilm_engram
 
 
-def remember_weeks_apart(engram, texts: list[str]) -> None:
-    for n, text in enumerate(texts):
-        engram.remember(text, at=at(f"2024-{n + 2:02d}-12T19:00:00"), message_id=f"m{n}")
-
-
 def test_a_change_leaves_behind_the_earlier_word_nearest_it_in_meaning(engram):
-    remember_weeks_apart(engram, [
+    remember_months_apart(engram, [
         "spin class at cyclebar again tonight, legs are jelly",
         "what should i eat before a morning workout?",
         "switched gyms, it's the climbing wall on dock road now, way more fun",
@@ -43,7 +38,7 @@ def test_a_change_leaves_behind_the_earlier_word_nearest_it_in_meaning(engram):
      "where do i work out these days?", "ymca", "ironworks", "do gyms"),
 ])
 def test_a_word_that_opens_by_asking_is_not_what_a_change_replaced(engram, said, question, first, replaced, asking):
-    remember_weeks_apart(engram, said)
+    remember_months_apart(engram, said)
     found = results_after_all(engram, question)
     assert first in found[0].unit.content
     assert by_text(found, replaced).valid is False
@@ -51,13 +46,10 @@ def test_a_word_that_opens_by_asking_is_not_what_a_change_replaced(engram, said,
 
 
 def test_a_word_that_tells_before_it_asks_may_be_what_a_change_replaced(engram):
-    remember_weeks_apart(engram, [
+    check_latest_first_and_earlier_behind(engram, [
         "our wifi is spectrum and it drops every night around 10, is it the router or them",
         "landlord signed the whole building up for google fiber so thats what we're on now. cancelled the old plan",
-    ])
-    found = results_after_all(engram, "who's my home internet provider at the moment?")
-    assert "google fiber" in found[0].unit.content
-    assert by_text(found, "spectrum").valid is False
+    ], "who's my home internet provider at the moment?", "google fiber", "spectrum")
 
 
 @pytest.mark.parametrize("text, asks", [
@@ -74,7 +66,7 @@ def test_a_verb_before_an_adverb_tells_and_one_before_its_subject_asks(text, ask
 
 
 def test_a_question_about_what_the_user_is_allergic_to_asks_for_the_allergy(engram):
-    remember_weeks_apart(engram, [
+    remember_months_apart(engram, [
         "fyi i come out in hives from amoxicillin, found out the hard way",
         "what's a good medication for hay fever that doesn't make me drowsy",
         "dentist wants to give me antibiotics before the extraction, should i ask which kind",
@@ -85,27 +77,21 @@ def test_a_question_about_what_the_user_is_allergic_to_asks_for_the_allergy(engr
 def test_a_new_address_told_first_is_where_the_user_lives_now(engram):
     assert "§home_location" in statement_marks("new address as of saturday: Portobello. 2 min from the beach")
     assert "§home_location" not in statement_marks("new address is sam.k@proton.me, forwarding from the old one")
-    remember_weeks_apart(engram, [
+    check_latest_first_and_earlier_behind(engram, [
         "just signed the lease 😅 we're in Leith now, 3rd floor flat, no lift",
         "where do people store a bike if they live in a flat?",
         "new address as of saturday: Portobello. 2 min from the beach",
-    ])
-    found = results_after_all(engram, "what neighbourhood do i live in now?")
-    assert "Portobello" in found[0].unit.content
-    assert by_text(found, "Leith").valid is False
+    ], "what neighbourhood do i live in now?", "Portobello", "Leith")
 
 
 def test_the_users_own_news_after_someone_elses_doing_is_theirs(engram):
     marks = statement_marks("my sister added me to her family plan so Visible is my carrier now i guess")
     assert "§mobile_network" in marks and "§others" not in marks
-    remember_weeks_apart(engram, [
+    check_latest_first_and_earlier_behind(engram, [
         "im on Mint Mobile, 15gb for $20/mo, honestly cant beat it",
         "my phone keeps dropping calls in the basement, any fix?",
         "my sister added me to her family plan so Visible is my carrier now i guess",
-    ])
-    found = results_after_all(engram, "which phone carrier am i on currently?")
-    assert "Visible" in found[0].unit.content
-    assert by_text(found, "Mint Mobile").valid is False
+    ], "which phone carrier am i on currently?", "Visible", "Mint Mobile")
 
 
 @pytest.mark.parametrize("said, question, first", [
@@ -114,5 +100,5 @@ def test_the_users_own_news_after_someone_elses_doing_is_theirs(engram):
     (["提车啦！春风250sr 骑起来爽歪歪", "摩托车多久换一次机油啊", "那台出给同事了，这阵子骑的是无极525ds"], "我现在骑的什么车", "无极"),
 ])
 def test_a_chinese_habit_of_these_days_is_the_latest_word(engram, said, question, first):
-    remember_weeks_apart(engram, said)
+    remember_months_apart(engram, said)
     assert first in results_after_all(engram, question)[0].unit.content
