@@ -23,7 +23,10 @@ and shares a word or a pair of characters with the best match ("办了乐刻的�
 that names a thing ("酒我戒了" after "每晚喝两罐啤酒"), a pair of characters of a thing the question names ("健身卡…终于退掉了"
 for "我还在健身房练吗") or a code of the same shape ("B1-032" after "B2-117"), goes above it.
 In English, a later change whose object is a word of the best match's message ("switched physios" after "seeing a physio
-called marco") is on its topic however far apart their vectors are.
+called marco") is on its topic however far apart their vectors are. A change told with no person as its subject and of
+no one else ("the slip fees went up again so she lives at pelican cove now") is the user's news of their own things:
+a later word too, on the topic by meaning, by a name or by answering the question in its own right (not by a word it
+shares), and never above a slot rule's answer.
 """
 from __future__ import annotations
 
@@ -218,12 +221,14 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
     yes_no = asks_yes_no(question)
     told = _statements(index, [memory_id for memory_id, _, _ in window], yes_no=yes_no, kin=kin)
+    vectors = _MessageVectors(index, names, texts)
+    news = _news_of_the_users(index, vectors, [memory_id for memory_id, _, _ in window]) - told
+    told |= news
     plain = [score for _, score, rule in window if not rule]
     best = plain[0] if rules[0] and plain else scores[0]
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= RELEVANT_SHARE * best]
     own = set(own_turns(index, ids[: WINDOW + 1], yes_no=True, kin=kin))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
-    vectors = _MessageVectors(index, names, texts)
     # a later change is on the topic when it answers the question in its own right: it names something and scores half
     # the best match or more, or it shares a word of the question with it; not for a yes/no question, whose words any
     # later end may share
@@ -233,15 +238,16 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     if settled:
         # a slot's answer is the latest word its rules read; a later change of the user's its words do not know, that
         # names a value ("…so I switched to aqua aerobics at Riverside Baths" after "joined PureGym"), is later still,
-        # and so is one that ends something, for a yes/no question ("we had to say goodbye to biscuit this morning")
-        later_ones = [m for m in later_ones if vectors.tells_a_change(m)
+        # and so is one that ends something, for a yes/no question ("we had to say goodbye to biscuit this morning");
+        # news with no person as its subject is not the user's word on a slot ("bus stop moved down the road")
+        later_ones = [m for m in later_ones if vectors.tells_a_change(m) and m not in news
                       and (yes_no or names_a_value is not None and names_a_value(m))]
     else:  # a later word that asks, names nothing and tells no change is talk on the topic ("my bot keeps going
         # offline at night, how do I check logs")
         later_ones = [m for m in later_ones if not vectors.asks(m) or vectors.tells_a_change(m) or vectors.names(m)]
     for _ in range(HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name], asked,
-                                answering)
+                                answering, news)
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind
@@ -341,7 +347,9 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     with the best match (乐刻), or a character of the question's topic words ("酒我戒了" after "每晚喝两罐啤酒" for
     "我现在还喝酒吗？": a compound and its head) or a pair of a thing it names (健身 of 健身房), goes above it, and leaves it
     behind when it is the user's own; for a yes/no question, so does a later end that holds a character of the
-    question's words ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"). When none is later and the best
+    question's words ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗") or the head of a thing the best match
+    names ("卡退掉了" after "办了楼下乐刻的月卡" for "我现在还去健身房吗"); and so does a later switch the ranking puts at half the
+    best match or more, whatever its words ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办"). When none is later and the best
     match itself ends something, for a yes/no question ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"), the user's earlier
     turns on its topic are left behind by it."""
 
@@ -353,6 +361,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     shared = _asked_characters(question) & set(said.get(ids[0], ""))
     asked = _asked_things(question)
     codes = code_shapes(said.get(ids[0], ""))
+    # the head of each thing the best match names (a compound's last character: 卡 of 年卡, 班 of 吉他班)
+    heads = {word[-1] for word, tag in han_tagged(said.get(ids[0], "")) if tag in _THING_TAGS} - _LIGHT_CHARACTERS_ZH
 
     def shares_a_thing(m: int) -> bool:
         return bool(topic & topic_words_zh(said[m]) or codes & code_shapes(said[m]))
@@ -367,7 +377,12 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
                   # for a yes/no question, an end that holds a character of the question's own in its clause or the
                   # one after it ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"; not "这家店的东西好难吃
                   # 再也不去了" for "我有什么不能吃的东西吗？")
-                  or yes_no and _asked_characters(question) & set(_what_an_end_tells(said[m])))]
+                  or yes_no and (_asked_characters(question) | heads) & set(_what_an_end_tells(said[m])))]
+    # a later switch the ranking puts near the best match answers the question in its own right, whatever its words
+    # ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办" for "我们婚礼现在在哪办")
+    answering = {m for m, score in zip(ids, scores) if score >= ANSWERING_SHARE * scores[0]}
+    later += [m for m in own if m in answering and m not in later and index.attrs(m)[1] > best[1] and m in said
+              and _ZH_SWITCH.search(said[m])]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:  # the best match tells the end itself ("鱼都送给楼下小孩了"): what it ends is history
         if not yes_no or not _tells_an_end(said.get(ids[0], "")):
@@ -403,7 +418,7 @@ def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates
 
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
                     threshold: float, change_threshold: float, asked: set[str] = frozenset(),
-                    answering: set[int] = frozenset()) -> int | None:
+                    answering: set[int] = frozenset(), news: set[int] = frozenset()) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared; closer than
     `threshold`, or than `change_threshold` for one that tells a change, or naming the same one); or one that tells a
     change, asks nothing and answers the question in its own right: one of `answering` that names something ("had to
@@ -411,7 +426,9 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     "got a new ergonomic mouse for my desk" for "which hand do I write with?"), or one that shares with
     `anchor` a word of the question's (`asked`, word families: "Dr. Kwame Mensah is taking over as my primary
     supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD now?"), or whose change
-    acts on a word of `anchor`'s ("had to drop the lessons" after "guitar lessons w marco every tuesday")."""
+    acts on a word of `anchor`'s ("had to drop the lessons" after "guitar lessons w marco every tuesday"). A word
+    with no person as its subject (`news`) is never on the topic by a word it shares: "the street party got rained off"
+    shares "street" with "new flat is on Dalton Street" and is no word on where the user lives."""
     start = index.attrs(anchor)
     if start is None:
         return None
@@ -420,8 +437,8 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
         return (cosine >= threshold or vectors.share_a_name(candidate, anchor)
                 or (cosine >= change_threshold
                     or (candidate in answering and names_something(vectors.text(candidate))
-                        or asked & vectors.families(candidate) & vectors.families(anchor)
-                        or vectors.changed_words(candidate) & vectors.topic_words(anchor))
+                        or candidate not in news and (asked & vectors.families(candidate) & vectors.families(anchor)
+                                                      or vectors.changed_words(candidate) & vectors.topic_words(anchor)))
                     and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
@@ -499,6 +516,21 @@ class _MessageVectors(dict):
     def cosine(self, one: int, other: int) -> float:
         """How close two memories' messages are: the best cosine between their stored vectors."""
         return float((self[one] @ self[other].T).max(initial=-1.0))
+
+
+# the marks of a chat turn that says who its words are about, or that it asks
+_PERSON_MARKS = ("§said", "§told", "§said~no", "§told~no", ASKS_MARK, QUESTIONS_MARK, OTHERS_MARK, ASSISTANT_MARK)
+
+
+def _news_of_the_users(index, vectors: "_MessageVectors", memory_ids: list[int]) -> set[int]:
+    """The user's chat turns among `memory_ids` that tell a change with no person as their subject: "the slip fees went
+    up again so she lives at pelican cove now", "IT swapped everyone onto ThinkPads, had to hand the Dell back". Neither
+    the user's statement (`§said`, `§told`) nor someone else's news (`§others`), and asking nothing, they are the user's
+    news of their own things."""
+    turns = [m for m in memory_ids if index.is_type(m, "chat_turn")]
+    marked = set().union(*(index.holding(mark, turns) for mark in _PERSON_MARKS))
+    return {m for m in turns if m not in marked and index.attrs(m) is not None and vectors.tells_a_change(m)
+            and not vectors.asks(m)}
 
 
 def _statements(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> set[int]:

@@ -456,6 +456,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "那个课我退了", "出给同事了"); "new address as of saturday: Portobello" is where the user lives; "… so Visible is my
     # carrier now" is the user's own news after someone else's doing
     ("m052_statement_marks", m008_statement_marks),
+    # stop 60: "based on …" says where nothing is ("based on a 2k/month budget how much should I save")
+    ("m053_statement_marks", m008_statement_marks),
 ]
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_topics
 from memory.latest_word import EARLIER_ON_TOPIC, LATEST_WORD, asks_present_state
-from tests.helpers import at, check_latest_first_and_earlier_behind
+from tests.helpers import at, check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
 
 @pytest.fixture
@@ -302,3 +302,70 @@ def test_a_chinese_end_of_something_else_holding_a_character_of_the_question_sta
     engram.remember("晚上吃什么好呢 不想点外卖", at=at("2023-10-15T09:00:00"))
     engram.remember("这家店的东西好难吃 再也不去了", at=at("2023-12-06T09:00:00"))
     assert "过敏" in top(engram, "我有什么不能吃的东西吗？")
+
+
+@pytest.mark.parametrize("messages, question, new, old", [
+    (["we keep the boat at Eastpoint marina, berth 22, lovely spot", "how often should i antifoul the hull?",
+      "mooring fees doubled so the boat lives at gull creek marina now, quieter anyway"],
+     "where do i keep my boat these days?", "gull creek", "Eastpoint"),
+    (["work handed me a Lenovo Yoga for the new role, the trackpad is meh", "how do I stop my laptop fan being so loud?",
+      "IT moved the whole team onto MacBook Airs this week, had to hand the Lenovo back"],
+     "which laptop am i using for work now?", "MacBook", "Lenovo Yoga"),
+])
+def test_a_change_told_with_no_person_as_its_subject_is_the_users_latest_word(engram, messages, question, new, old):
+    """"mooring fees doubled so the boat lives at gull creek marina now" has no "I" and tells of no one else: the user's
+    news of their own things, which is the latest word when it tells a change on the best match's topic."""
+    check_latest_first_and_earlier_behind(engram, messages, question, new, old)
+
+
+def test_a_change_with_no_person_as_its_subject_is_on_the_topic_by_meaning_or_a_name_only(engram):
+    """"the boat show got cancelled this year" ends something of "the boat show", a word of the best match's, but it is
+    no word on where the user keeps their boat: news with no person as its subject does not join the topic by a word."""
+    engram.remember("we keep the boat at Eastpoint marina, berth 22, lovely spot", at=at("2024-01-10T09:00:00"))
+    engram.remember("the boat show got cancelled this year, gutted", at=at("2024-04-10T09:00:00"))
+    assert "Eastpoint" in top(engram, "where do i keep my boat these days?")
+
+
+def test_a_chinese_end_that_names_the_head_of_the_best_matchs_thing_answers_a_yes_no_question(engram):
+    """The gym slot reads "办了楼下乐刻的月卡"; "卡退掉了" names 卡, the head of 月卡 (a compound's last character): it ends the
+    card, and answers "我现在还去健身房吗"."""
+    engram.remember("办了楼下乐刻的月卡 这回一定坚持", at=at("2023-10-08T09:00:00"))
+    engram.remember("健身房练背一周几次合适", at=at("2023-10-15T09:00:00"))
+    engram.remember("卡退掉了 离得太远 现在晚上就在小区跳绳", at=at("2023-12-06T09:00:00"))
+    result = recalled(engram, "我现在还去健身房吗")
+    assert "卡退掉了" in result.results[0].unit.content
+    assert not next(r for r in result.results if "月卡" in r.unit.content).valid
+
+
+def test_a_chinese_end_that_names_no_head_of_the_best_matchs_things_stays_below(engram):
+    """"月票退掉了" ends a bus pass: it holds 月 of 月卡, but not its head."""
+    engram.remember("办了楼下乐刻的月卡 这回一定坚持", at=at("2023-10-08T09:00:00"))
+    engram.remember("健身房练背一周几次合适", at=at("2023-10-15T09:00:00"))
+    engram.remember("月票退掉了 以后骑车上班", at=at("2023-12-06T09:00:00"))
+    assert "月卡" in top(engram, "我现在还去健身房吗")
+
+
+def test_news_with_no_person_as_its_subject_never_goes_above_a_slots_answer(engram):
+    """The car slot's latest word closed it ("No car for me any more"); "The bus stop moved down the road." tells
+    a change with no person as its subject, near it in meaning, but it is no word on the user's car."""
+    engram.remember("I drive everywhere, even to the gym round the corner.", at=at("2024-01-06T09:00:00"))
+    engram.remember("No car for me any more, sold it, it's bike and bus now.", at=at("2024-03-17T09:00:00"))
+    engram.remember("The bus stop moved down the road.", at=at("2024-03-18T09:00:00"))
+    assert "No car for me" in top(engram, "Do I have a car?")
+
+
+def test_a_later_chinese_switch_ranked_near_the_best_match_answers_in_its_own_right(engram):
+    """"最后还是改成大理" shares no word with "我们婚礼就在三亚办", but it switches, and in one conversation about the wedding
+    the ranking puts it at half the best match or more (the turn before it is its context): it answers "我们婚礼现在在哪办",
+    and 三亚 is left behind."""
+    check_latest_first_and_earlier_behind(engram, ["定了定了！我们婚礼就在三亚办，明年五月", "海外婚礼一般请多少人合适啊",
+                                                   "跟爸妈商量完了，最后还是改成大理，老人家不想坐太久飞机"],
+                                          "我们婚礼现在在哪办", "大理", "三亚", session_id="wedding")
+
+
+def test_a_later_chinese_switch_ranked_far_below_the_best_match_stays_below(engram):
+    """Said in conversations of their own, "最后还是改成大理" holds no word of the question and ranks at a third of the best
+    match: nothing ties it to the wedding."""
+    remember_daily(engram, ["定了定了！我们婚礼就在三亚办，明年五月", "海外婚礼一般请多少人合适啊",
+                            "跟爸妈商量完了，最后还是改成大理，老人家不想坐太久飞机"])
+    assert "三亚" in results_after_all(engram, "我们婚礼现在在哪办")[0].unit.content

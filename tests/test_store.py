@@ -279,6 +279,7 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m051_statement_marks", "the kid i tutor says his dentist gives out stickers", "§dentist"),  # the kid's
     ("m052_statement_marks", "Any tips for sore calves? Can barely lift my arms this morning.", "§questions"),  # it tells
     ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§others"),  # the user's news
+    ("m053_statement_marks", "based on a 2k/month budget how much should I be putting in savings", "§home_location"),
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

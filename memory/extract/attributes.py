@@ -702,7 +702,7 @@ _NOT_A_THING_MOVED = "".join(rf"(?<!把[^家，。,！？\s]{'.' * n})" for n in
 _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "home_location": (r"\b(?:live[sd]?|living(?! room)|mov(?:ed|ing)(?! (?:all |everything )?(?:of )?(?:my |our )?(?:money|accounts?|current account"
                       r"|checking|savings|pension|salary|isa|mortgage|broadband|contract|subscription|number|desk|cover|policy|insurance"
-                      r"|plan|energy|electricity|gas|phone|sim)\b)|relocat\w*|based|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
+                      r"|plan|energy|electricity|gas|phone|sim)\b)|relocat\w*|based(?! on\b)|reside|(?:an?|the) [a-z]+ resident|settled|renting|bought a (?:flat|house)|signed (?:the|a|our|my) lease"
                       r"|home (?:is|for me)|(?:got|collected|picked up) (?:the )?keys(?:!|$| (?:to|for) (?:the|our|my|a) (?:new )?" + _HOME_NOUN + r")"
                       r"|keys (?:collected|picked up) for (?:the|our|my|a) (?:new )?" + _HOME_NOUN
                       + r"|(?:our|my|the) (?:new )?(?:place|flat|house|home|apartment|apt) in"
