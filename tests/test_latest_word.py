@@ -215,6 +215,10 @@ def test_a_chinese_change_leaves_behind_earlier_turns_sharing_a_word_the_segment
     # and says the card went back
     (["办了小区楼下超级猩猩的季卡 先冲一波", "健身房练背一周几次合适", "健身卡折腾了好久终于退掉了 以后在家跳绳"],
      "我还在健身房练吗", "退掉了"),
+    # the gym slot reads "办了楼下乐刻的月卡"; "卡退掉了" shares no word with it or the question, but names 卡, the head of
+    # 月卡 (a compound's last character): it ends the card
+    (["办了楼下乐刻的月卡 这回一定坚持", "健身房练背一周几次合适", "卡退掉了 离得太远 现在晚上就在小区跳绳"],
+     "我现在还去健身房吗", "卡退掉了"),
 ])
 def test_a_later_chinese_ending_on_the_topic_answers_a_yes_no_question(engram, messages, question, ended):
     """A later ending that names what the best match held, or shares a thing the question names, goes above it."""
@@ -296,14 +300,6 @@ def test_a_chinese_end_holding_a_character_of_a_yes_no_question_answers_it_above
     assert not next(r for r in result.results if "半包烟" in r.unit.content).valid
 
 
-def test_a_chinese_end_of_something_else_holding_a_character_of_the_question_stays_below_the_slot(engram):
-    """"这家店的东西好难吃 再也不去了" ends going to a shop; 东西 and 吃 of the question are in the clause before the end."""
-    engram.remember("我对虾过敏，吃了浑身起疹子", at=at("2023-10-08T09:00:00"))
-    engram.remember("晚上吃什么好呢 不想点外卖", at=at("2023-10-15T09:00:00"))
-    engram.remember("这家店的东西好难吃 再也不去了", at=at("2023-12-06T09:00:00"))
-    assert "过敏" in top(engram, "我有什么不能吃的东西吗？")
-
-
 @pytest.mark.parametrize("messages, question, new, old", [
     (["we keep the boat at Eastpoint marina, berth 22, lovely spot", "how often should i antifoul the hull?",
       "mooring fees doubled so the boat lives at gull creek marina now, quieter anyway"],
@@ -326,23 +322,18 @@ def test_a_change_with_no_person_as_its_subject_is_on_the_topic_by_meaning_or_a_
     assert "Eastpoint" in top(engram, "where do i keep my boat these days?")
 
 
-def test_a_chinese_end_that_names_the_head_of_the_best_matchs_thing_answers_a_yes_no_question(engram):
-    """The gym slot reads "办了楼下乐刻的月卡"; "卡退掉了" names 卡, the head of 月卡 (a compound's last character): it ends the
-    card, and answers "我现在还去健身房吗"."""
-    engram.remember("办了楼下乐刻的月卡 这回一定坚持", at=at("2023-10-08T09:00:00"))
-    engram.remember("健身房练背一周几次合适", at=at("2023-10-15T09:00:00"))
-    engram.remember("卡退掉了 离得太远 现在晚上就在小区跳绳", at=at("2023-12-06T09:00:00"))
-    result = recalled(engram, "我现在还去健身房吗")
-    assert "卡退掉了" in result.results[0].unit.content
-    assert not next(r for r in result.results if "月卡" in r.unit.content).valid
-
-
-def test_a_chinese_end_that_names_no_head_of_the_best_matchs_things_stays_below(engram):
-    """"月票退掉了" ends a bus pass: it holds 月 of 月卡, but not its head."""
-    engram.remember("办了楼下乐刻的月卡 这回一定坚持", at=at("2023-10-08T09:00:00"))
-    engram.remember("健身房练背一周几次合适", at=at("2023-10-15T09:00:00"))
-    engram.remember("月票退掉了 以后骑车上班", at=at("2023-12-06T09:00:00"))
-    assert "月卡" in top(engram, "我现在还去健身房吗")
+@pytest.mark.parametrize("messages, question, kept", [
+    # "这家店的东西好难吃 再也不去了" ends going to a shop; 东西 and 吃 of the question are in the clause before the end
+    (["我对虾过敏，吃了浑身起疹子", "晚上吃什么好呢 不想点外卖", "这家店的东西好难吃 再也不去了"], "我有什么不能吃的东西吗？", "过敏"),
+    # "月票退掉了" ends a bus pass: it holds 月 of 月卡, but not its head
+    (["办了楼下乐刻的月卡 这回一定坚持", "健身房练背一周几次合适", "月票退掉了 以后骑车上班"], "我现在还去健身房吗", "月卡"),
+])
+def test_a_chinese_end_of_something_else_stays_below_the_slot(engram, messages, question, kept):
+    """An end that holds a character of the question's words only in the clause before it, or a character of the best
+    match's that is the head of none of its things, ends something else."""
+    for message, moment in zip(messages, ("2023-10-08", "2023-10-15", "2023-12-06")):
+        engram.remember(message, at=at(f"{moment}T09:00:00"))
+    assert kept in top(engram, question)
 
 
 def test_news_with_no_person_as_its_subject_never_goes_above_a_slots_answer(engram):
