@@ -260,8 +260,10 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     # covering a whole other ward" is no word on "nights on the oncology ward"
     # (a slot's answer is the user's word by its rules: "welp my old dentist retired and the practice passed all his
     # patients to a dr. lindqvist")
-    if (anchor in told or settled) and anchor in own and (raised or settled or vectors.tells_a_change(anchor)
-                                                          or vectors.names(anchor)):
+    # news with no person as its subject leaves behind only what it was raised over: "movers finally dropped everything
+    # at the new place in Spokane" says nothing of "the rain in Spokane has been relentless", near it as that is
+    if (anchor in told and anchor not in news or settled) and anchor in own and (
+            raised or settled or vectors.tells_a_change(anchor) or vectors.names(anchor)):
         passed.update(_earlier_on_topic(index, vectors, anchor, own, LEFT_BEHIND_TOPIC[embedder_name]))
     return raised, passed - set(raised) - set(index.same_message(anchor))
 

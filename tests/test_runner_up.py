@@ -72,7 +72,7 @@ def test_no_second_earlier_word_once_one_is_marked(engram):
 
 
 def test_a_switch_in_so_many_words_ranked_next_under_a_word_that_tells_no_change_is_no_earlier_word(engram):
-    remember_months_apart(engram, ["公司换了代发银行 工资卡改成浦发了 先记一下", "发工资啦 这个月终于有奖金了 工资卡",
+    remember_months_apart(engram, ["公司换了代发银行 工资卡改成浦发了 先记一下", "发工资啦！银行短信说工资卡到账了 这个月终于有奖金了",
                                    "银行理财靠谱吗"])
     found = results_after_all(engram, "我工资卡现在是哪个银行的")
     assert "发工资啦" in found[0].unit.content and "改成浦发" in found[1].unit.content
