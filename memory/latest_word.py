@@ -26,7 +26,7 @@ In English, a later change whose object is a word of the best match's message ("
 called marco") is on its topic however far apart their vectors are. A change told with no person as its subject and of
 no one else ("the slip fees went up again so she lives at pelican cove now") is the user's news of their own things:
 a later word too, on the topic by meaning, by a name or by answering the question in its own right (not by a word it
-shares), and never above a slot rule's answer.
+shares), never above a slot rule's answer, and leaving behind only what it was raised over.
 """
 from __future__ import annotations
 
