@@ -369,6 +369,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     def shares_a_thing(m: int) -> bool:
         return bool(topic & topic_words_zh(said[m]) or codes & code_shapes(said[m]))
 
+    answering = {m for m, score in zip(ids, scores) if score >= ANSWERING_SHARE * scores[0]}
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
                   or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))
@@ -379,12 +380,10 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
                   # for a yes/no question, an end that holds a character of the question's own in its clause or the
                   # one after it ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"; not "这家店的东西好难吃
                   # 再也不去了" for "我有什么不能吃的东西吗？")
-                  or yes_no and (_asked_characters(question) | heads) & set(_what_an_end_tells(said[m])))]
-    # a later switch the ranking puts near the best match answers the question in its own right, whatever its words
-    # ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办" for "我们婚礼现在在哪办")
-    answering = {m for m, score in zip(ids, scores) if score >= ANSWERING_SHARE * scores[0]}
-    later += [m for m in own if m in answering and m not in later and index.attrs(m)[1] > best[1] and m in said
-              and _ZH_SWITCH.search(said[m])]
+                  or yes_no and (_asked_characters(question) | heads) & set(_what_an_end_tells(said[m]))
+                  # a switch the ranking puts at half the best match or more answers in its own right, whatever its
+                  # words ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办" for "我们婚礼现在在哪办")
+                  or m in answering and _ZH_SWITCH.search(said[m]))]
     latest = max(later, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:  # the best match tells the end itself ("鱼都送给楼下小孩了"): what it ends is history
         if not yes_no or not _tells_an_end(said.get(ids[0], "")):
@@ -462,6 +461,13 @@ class _MessageVectors(dict):
         self._changed: dict[int, set[str]] = {}
         self._topic: dict[int, set[str]] = {}
 
+    def read(self, memory_ids: list[int]) -> None:
+        """Read the texts of those of `memory_ids` not read yet, in one read of the store."""
+        missing = [memory_id for memory_id in memory_ids if memory_id not in self._text]
+        if missing:
+            found = self._texts(missing)
+            self._text.update({memory_id: found.get(memory_id, "") for memory_id in missing})
+
     def text(self, memory_id: int) -> str:
         if memory_id not in self._text:
             self._text[memory_id] = self._texts([memory_id]).get(memory_id, "")
@@ -531,8 +537,9 @@ def _news_of_the_users(index, vectors: "_MessageVectors", memory_ids: list[int])
     news of their own things."""
     turns = [m for m in memory_ids if index.is_type(m, "chat_turn")]
     marked = set().union(*(index.holding(mark, turns) for mark in _PERSON_MARKS))
-    return {m for m in turns if m not in marked and index.attrs(m) is not None and vectors.tells_a_change(m)
-            and not vectors.asks(m)}
+    unmarked = [m for m in turns if m not in marked and index.attrs(m) is not None]
+    vectors.read(unmarked)
+    return {m for m in unmarked if vectors.tells_a_change(m) and not vectors.asks(m)}
 
 
 def _statements(index, memory_ids: list[int], *, yes_no: bool, kin: frozenset[int] = frozenset()) -> set[int]:
