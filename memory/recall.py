@@ -17,8 +17,8 @@ from .embed import Embedder
 from .extract import tokenize_for_search
 from .extract.han import HAN_CHAR, han_places
 from .extract.prototypes import PROTOTYPES, PrototypeClassifier
-from .extract.relations import (ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, PEOPLE_TOPICS, QUESTIONS_MARK,
-                                asks_their_name, introduces_by_name, names_someone, users_kin_named)
+from .extract.relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, CHILD_WORD, OTHERS_MARK, PEOPLE_TOPICS,
+                                QUESTIONS_MARK, asks_their_name, introduces_by_name, names_someone, users_kin_named)
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
@@ -116,6 +116,11 @@ ASKS_WEIGHT = 0.1
 # lost (a first version of the mark: 943 / 947 / 949 at 0.5 / 0.25 / 0.1); held-out 69/79 and LongMemEval `--groups 6`
 # the same at each weight (10 of a store's 298 user turns are such messages)
 QUESTIONS_WEIGHT = 0.25
+# … and one that opens by asking and only then tells ("Are spiders scared of humans? A huge one keeps appearing in my
+# bathtub.") tells as the question's context what a statement tells outright. Scenario tune half, the 346 of 3,324 cases
+# holding such a message: 297 → 309 at 0.5 (none lost), 318 at 0.25 (one lost: "did Dry January and honestly? not going
+# back", a turn of phrase read as a question); no lighter than a message whose every sentence asks
+ASKS_FIRST_WEIGHT = 0.25
 _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
                            re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
@@ -1107,6 +1112,7 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
         if not about_asking:
             pool.scores[index.rows_holding(ASKS_MARK, pool.rows)] *= ASKS_WEIGHT
             pool.scores[index.rows_holding(QUESTIONS_MARK, pool.rows)] *= QUESTIONS_WEIGHT
+            pool.scores[index.rows_holding(ASKS_FIRST_MARK, pool.rows)] *= ASKS_FIRST_WEIGHT
         # someone else's words weigh less only for a question about the user: one that names no one may ask for them
         # ("who takes the dog out at lunchtime these days?")
         if about_user and not names_someone:  # but a rule's answer on one of the user's people ("my landlord is Gary"

@@ -458,6 +458,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     ("m052_statement_marks", m008_statement_marks),
     # stop 60: "based on …" says where nothing is ("based on a 2k/month budget how much should I save")
     ("m053_statement_marks", m008_statement_marks),
+    # stop 61: a message that opens by asking and only then tells is marked so (`§asks_first`: "any VPN provider
+    # recommendations? my work one is awful"); living somewhere from a time on, the 我 dropped, is where the user lives
+    # ("上个月起就住苏州园区了"), and so is where a forced move ended ("房东要卖房 被迫搬家…结果落脚在静安了")
+    ("m054_statement_marks", m008_statement_marks),
 ]
 
 

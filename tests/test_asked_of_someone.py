@@ -97,14 +97,19 @@ def test_the_users_news_after_what_someone_else_did_is_their_own():
 @pytest.mark.parametrize("text", ["房东要卖房 没办法又搬了…这次在亦庄",  # what the user had to do, in the same clause
                                   "房东要卖房 没办法 上周末又搬回通州了",  # moving back is a move
                                   # an ellipsis ends what the landlord did; 开始住 is where the user lives from now
-                                  "房东突然说要卖房子……只能又搬了，这周开始住浦东张江那边了"])
+                                  "房东突然说要卖房子……只能又搬了，这周开始住浦东张江那边了",
+                                  # where the move ended, the user's news after the forced turn
+                                  "房东要卖房 被迫搬家…结果落脚在静安了，离公司走路十分钟"])
 def test_moving_again_after_what_someone_else_did_is_where_the_user_lives(text):
     marks = statement_marks(text)
     assert "§home_location" in marks and OTHERS_MARK not in marks
 
 
 @pytest.mark.parametrize("text, home", [("上周末终于搬完了 累死😵 现在在张江这边", True),  # the move done
-                                        ("搬完了吗？", False), ("下周开始住院了，有点怕", False)])
+                                        ("搬完了吗？", False), ("下周开始住院了，有点怕", False),
+                                        # living somewhere from a time on, the 我 dropped; not a stay
+                                        ("现在住苏州园区 离公司有点远", True), ("上个月起就住苏州园区了，房租便宜一半", True),
+                                        ("最近住酒店住得有点腻", False), ("我妈最近住院了", False)])
 def test_a_move_done_or_a_home_begun_is_where_the_user_lives(text, home):
     assert ("§home_location" in statement_marks(text)) is home
 

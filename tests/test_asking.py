@@ -3,7 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_marks
 from memory.extract.facts import asks_only
-from memory.extract.relations import ASKS_MARK, QUESTIONS_MARK
+from memory.extract.relations import ASKS_FIRST_MARK, ASKS_MARK, QUESTIONS_MARK
 from tests.helpers import first_message_id, open_engram, remember_daily
 
 
@@ -134,6 +134,35 @@ def test_a_message_whose_every_sentence_asks_though_it_names_the_writer_is_marke
 ])
 def test_a_request_tells_nothing_and_a_clause_of_ones_own_tells_though_a_question_comes_first(text, marks):
     assert [mark for mark in statement_marks(text) if mark in (QUESTIONS_MARK, ASKS_MARK, "§said", "§told")] == marks
+
+
+@pytest.mark.parametrize("text, marks", [
+    ("Are spiders scared of humans? A huge one keeps appearing in my bathtub.", [ASKS_FIRST_MARK]),
+    ("hi! 👋 any tips for a club social? I'm so awkward meeting new people", [ASKS_FIRST_MARK]),  # after a greeting
+    ("早上好！请问狗狗能吃葡萄吗 我家的偷吃了两颗", [ASKS_FIRST_MARK]),
+    # it tells before it asks
+    ("ported my number over to giffgaff yesterday\nso much cheaper lol. how do I set up voicemail on it?", []),
+    ("hiya from a very rainy glasgow ☔ hows ur day going? mines been rubbish", []),  # the emoji ends the telling
+    ("Just dropped my daughter Lily at nursery, what's the weather like?", []),
+    # only asks: marked as before
+    ("is hay fever worse in june or july?", [ASKS_MARK]),
+    ("how do I tell my parents we're not doing christmas at theirs this year?", [QUESTIONS_MARK]),
+])
+def test_a_message_that_opens_by_asking_and_then_tells_is_marked_so(text, marks):
+    found = statement_marks(text)
+    assert [m for m in found if m in (ASKS_MARK, QUESTIONS_MARK, ASKS_FIRST_MARK)] == marks
+
+
+def test_what_a_message_tells_after_asking_first_stays_below_what_the_user_told_outright(minilm_engram):
+    """The user's question about deposits, with the marked wall after it, shares "deposit" twice; the tribunal's
+    outcome, told outright, answers how the argument ended."""
+    remember_daily(minilm_engram, ["can a landlord keep a deposit over a scuff? is the deposit scheme any help? the wall "
+                                   "was marked when we moved in",
+                                   "the tribunal sided with us on the deposit, the old landlord has to pay back the full "
+                                   "£900",
+                                   "how much notice do I give on a periodic tenancy",
+                                   "best way to descale a kettle"])
+    assert first_message_id(minilm_engram, "how did the argument about my deposit end?") == "m1"
 
 
 def test_a_statement_goes_before_a_question_that_names_the_user_in_passing(minilm_engram):

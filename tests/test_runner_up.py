@@ -19,7 +19,7 @@ def engram(minilm_engram):  # which earlier word ranks next is read by MiniLM's 
 
 
 MOVED = ["the landlord here in Tucson wants another $150 a month, is that even allowed",
-         "best way to change my address for post and the voter roll?",
+         "how do I tell the council which city I'm based in now, for the voter roll?",
          "movers finally dropped everything at the new place in Spokane, it's so green here"]
 
 

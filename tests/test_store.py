@@ -265,6 +265,8 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m051_statement_marks", "is listening to audiobooks at 1.5x bad for comprehension? be honest", "§questions"),
     ("m052_statement_marks", "new address as of monday: Morningside. tiny but mine", "§home_location"),  # told first
     ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§mobile_network"),
+    ("m054_statement_marks", "any VPN provider recommendations? my work one is awful", "§asks_first"),  # asks first
+    ("m054_statement_marks", "上个月起就住苏州园区了，房租便宜一半", "§home_location"),  # the 我 dropped
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -280,6 +282,7 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m052_statement_marks", "Any tips for sore calves? Can barely lift my arms this morning.", "§questions"),  # it tells
     ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§others"),  # the user's news
     ("m053_statement_marks", "based on a 2k/month budget how much should I be putting in savings", "§home_location"),
+    ("m054_statement_marks", "房东要卖房 被迫搬家…结果落脚在静安了", "§others"),  # the user's news after
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

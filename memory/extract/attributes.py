@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import (ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, WORKPLACE_PEOPLE,
+from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, WORKPLACE_PEOPLE,
                         about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
 from .typos import typed_right
 from .value_types import DIET as _DIET
@@ -505,9 +505,11 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we'v
                            r"(?! (?:must|would|seems|sounds|looks)\b)",
                            re.I)
 # Chinese drops the subject too: "三个星期前搬到了重庆", "上个月换了工作", "最近迷上了瑜伽", "年后又搬了".
+# living somewhere from a time on ("现在住", "上个月起就住"), not a stay ("住院", "住酒店")
+_ZH_LIVES_SINCE = r"(?:现在|目前|如今|最近|起|开始|以来)(?:就|都|还|也|一直)?住(?!院|酒店|宾馆|民宿|一晚|几天|哪|得)"
 _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
-    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|彻底|正式|顺手|顺便){0,2}(?:跟着)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
+    r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|结果|最后|最终|彻底|正式|顺手|顺便){0,2}(?:跟着)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回|落脚在"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
@@ -520,6 +522,8 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
     # how long the user has had it: "朗逸开了五年", "iPad用了三年"
     r"|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年)"
+    # where the user lives since a time: "现在住苏州园区", "上个月起就住苏州园区了"
+    r"|(?:^|[。！？，,\s～~…]\s*)[\u4e00-\u9fff\d]{0,6}?" + _ZH_LIVES_SINCE +
     # what the user did for their child: "给儿子报了周六上午的钢琴课"
     r"|(?:^|[。！？，,\s～~…]\s*)给我?(?:儿子|女儿|孩子|闺女|丫头|娃|宝宝)(?:报了|报名|请了|找了|换了|转了|买了|办了)"
     # a stay somewhere, or work: "在杭州住了快三年了", "在南京待了四年了", "在4S店卖车真的累"
@@ -722,7 +726,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|(?:又|再)搬(?:了|家)(?![吗么没])"
                       r"|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
-                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|(?:现在|目前|如今|开始)住(?!院|酒店|宾馆|民宿)|住到|住回"
+                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|" + _ZH_LIVES_SINCE + r"|住到|住回"
                       r"|(?:租|买)的房子?在"
                       # "我住望京这边", "我们家住闵行": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
                       r"|(?:我|我们|我们家|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
@@ -1202,7 +1206,7 @@ def statement_marks(text: str) -> list[str]:
     """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no"),
     a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?") and one that only asks
     (`ASKS_MARK`: "what's a decent interest rate for a savings account?")."""
-    from .facts import asks_only  # facts reads this module's rules
+    from .facts import asks_only, opens_asking  # facts reads this module's rules
 
     topics = statement_topics(text)
     # the user only reacting to someone else ("… i genuinely don't know how she does it") tells nothing of their own
@@ -1212,7 +1216,8 @@ def statement_marks(text: str) -> list[str]:
     return ([f"{STATEMENT_MARK}{name}~no" if negated else f"{STATEMENT_MARK}{name}" for name, negated in topics]
             + ([OTHERS_MARK] if (about_someone_else(text) or reacts_only) and not arranged
                and not _own_news_after(text) else [])
-            + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text) else []))
+            + ([ASKS_MARK] if asks_only(text) else [QUESTIONS_MARK] if _only_asks(text)
+               else [ASKS_FIRST_MARK] if opens_asking(text) else []))
 
 
 # what the user had to do about someone else's doing: "房东要卖房 只能搬了", "我们只能搬"; without it a dropped subject is

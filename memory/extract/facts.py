@@ -488,6 +488,22 @@ def _asks(sentence: str) -> bool:
     return bool(_QUESTION_EN.match(s)) and not _REMEMBER_EN.match(s) and not s.endswith("!")
 
 
+# a sentence that only greets: "hi!", "good morning ☀️", "早上好"
+_SALUTATION = re.compile(r"^\W*(?:(?:h+e+y+a?|hi+|hiya|hello+|howdy|yo|gm|morning|evening|good (?:morning|afternoon|evening)"
+                         r"|hi there|hey there|你好|早上好|早安|早|晚上好|嗨|哈喽)\W*)+$", re.I)
+
+
+def opens_asking(text: str) -> bool:
+    """Whether a message's first sentence (after a greeting that asks nothing) asks before it tells anything: "Are
+    spiders scared of humans? A huge one keeps appearing in my bathtub."; not "ported my number to giffgaff
+    yesterday. how do I set up voicemail?" nor "Just dropped my daughter Lily at nursery, what's the weather like?"."""
+    for _, sentence in _sentences(text):
+        for part in _EMOJI_END.split(sentence):  # an emoji ends what came before: "hiya from rainy glasgow ☔ hows …"
+            if not (_GREETING_ASKS.fullmatch(part.strip()) or _SALUTATION.match(part) or _NO_WORD.match(part)):
+                return asks_anything(part) and not stated_head(part)
+    return False
+
+
 def stated_head(sentence: str) -> str:
     """What a sentence that asks tells before its first question: "Just dropped my daughter Lily at nursery,
     what's the weather like?" tells of Lily; "早啊☀️ 刚送完我女儿朵朵去幼儿园，今天天气怎么样，要不要带伞？" of 朵朵.

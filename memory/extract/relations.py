@@ -9,7 +9,7 @@ import re
 
 from .han import EMOJI, HAN
 
-__all__ = ["ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
+__all__ = ["ASKS_FIRST_MARK", "ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
            "about_someone_else", "asks_their_name", "fact_marks", "introduces_by_name", "names_someone", "says_of_user",
            "someone_elses", "someone_elses_attribute", "speaks_only_of_them", "users_kin_named"]
 
@@ -20,6 +20,9 @@ ASKS_MARK = "§asks"
 #: ... and of one whose every sentence asks, though it names the writer ("how do I tell my parents we're not doing
 #: christmas at theirs?"): it tells in passing, where a statement tells outright.
 QUESTIONS_MARK = "§questions"
+#: ... and of one that opens by asking and only then tells ("any VPN provider recommendations? my work one is awful"):
+#: what it tells is context for the question, not news.
+ASKS_FIRST_MARK = "§asks_first"
 
 _PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|hubby|other half|significant other"
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
