@@ -797,10 +797,11 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
 
 def _opens_asking(text: str) -> bool:
     """Whether a message asks before it tells anything ("best gym routine if you have bad knees? squats kill me"; not
-    "our wifi is xfinity and it drops every night, is it the router or them")."""
-    from .extract.facts import asks_anything, stated_head  # the statement rules, compiled only when needed
+    "our wifi is xfinity and it drops every night, is it the router or them", nor "me and sam are doing 3 years next
+    month!! ideas for an anniversary trip?": `facts.opens_asking`)."""
+    from .extract.facts import opens_asking  # the statement rules, compiled only when needed
 
-    return asks_anything(text) and not stated_head(text)
+    return opens_asking(text)
 
 
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,

@@ -52,6 +52,19 @@ def test_a_question_ranked_next_is_no_earlier_word(engram):
     assert found[1].valid is True and found[2].valid is False
 
 
+def test_an_earlier_word_that_tells_before_it_asks_is_left_behind(engram):
+    """The anniversary is told before the question about a trip: a word of the user's the break-up left behind (a
+    message that asks first would not be)."""
+    remember_daily(engram, ["me and sam are doing 3 years next month!! ideas for an anniversary trip that isnt just "
+                            "paris?",
+                            "my cousin just got engaged and the family group chat has exploded",
+                            "sam and i split up last week. mutual, mostly. single again lol",
+                            "how do people meet people these days without apps"])
+    found = results_after_all(engram, "am i seeing anyone at the moment?")
+    assert "split up" in found[0].unit.content
+    assert by_text(found, "3 years").valid is False
+
+
 def test_a_change_ranked_next_under_a_word_that_tells_none_is_no_earlier_word(engram):
     remember_daily(engram, ["what's a fair price for a second hand motorbike helmet?",
                             "sold the Triumph last weekend, guy paid cash, bit sad",
