@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD, WORKPLACE_PEOPLE,
-                        about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
+from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD,
+                        WORKPLACE_PEOPLE, about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
 from .typos import typed_right
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
@@ -1204,8 +1204,9 @@ _USERS_ARRANGEMENTS = {"childcare"}
 
 def statement_marks(text: str) -> list[str]:
     """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no"),
-    a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?") and one that only asks
-    (`ASKS_MARK`: "what's a decent interest rate for a savings account?")."""
+    a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?"), one that only asks
+    (`ASKS_MARK`: "what's a decent interest rate for a savings account?") and one that opens by asking and only then
+    tells (`ASKS_FIRST_MARK`: "any VPN provider recommendations? my work one is awful")."""
     from .facts import asks_only, opens_asking  # facts reads this module's rules
 
     topics = statement_topics(text)

@@ -493,6 +493,10 @@ _SALUTATION = re.compile(r"^\W*(?:(?:h+e+y+a?|hi+|hiya|hello+|howdy|yo|gm|mornin
                          r"|hi there|hey there|你好|早上好|早安|早|晚上好|嗨|哈喽)\W*)+$", re.I)
 
 
+# a sentence that opens with the writer tells before it asks: "I'm pescatarian so any quick fish recipes?"
+_OPENS_OWN = re.compile(r"^\W*(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our|me and)\b", re.I)
+
+
 def opens_asking(text: str) -> bool:
     """Whether a message's first sentence (after a greeting that asks nothing) asks before it tells anything: "Are
     spiders scared of humans? A huge one keeps appearing in my bathtub."; not "ported my number to giffgaff
@@ -500,7 +504,7 @@ def opens_asking(text: str) -> bool:
     for _, sentence in _sentences(text):
         for part in _EMOJI_END.split(sentence):  # an emoji ends what came before: "hiya from rainy glasgow ☔ hows …"
             if not (_GREETING_ASKS.fullmatch(part.strip()) or _SALUTATION.match(part) or _NO_WORD.match(part)):
-                return asks_anything(part) and not stated_head(part)
+                return asks_anything(part) and not stated_head(part) and not _OPENS_OWN.match(part)
     return False
 
 
