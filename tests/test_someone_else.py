@@ -2,7 +2,7 @@
 import pytest
 
 from memory.extract.attributes import statement_marks
-from memory.extract.relations import OTHERS_MARK, about_someone_else, names_someone, someone_elses_attribute
+from memory.extract.relations import ASKS_FIRST_MARK, OTHERS_MARK, about_someone_else, names_someone, someone_elses_attribute
 from tests.helpers import at, first_message_id, open_engram, remember_daily
 
 
@@ -14,7 +14,9 @@ from tests.helpers import at, first_message_id, open_engram, remember_daily
     ("我妈在医院当护士", [OTHERS_MARK]),
     ("Mum keeps asking me to sort her phone plan, she's with EE.", ["§told", OTHERS_MARK]),  # a parent by name
     ("neighbour's tesla blocking our drive AGAIN lol should i leave a note", [OTHERS_MARK]),  # chat drops the "my"
-    ("what's the weather like in Leeds in January? asking for my mum who still lives up there", [OTHERS_MARK]),
+    # and it asks first
+    ("what's the weather like in Leeds in January? asking for my mum who still lives up there",
+     [OTHERS_MARK, ASKS_FIRST_MARK]),
     # the user is the subject of a clause: the user's own statement, about what that clause says
     ("My brother got a job at Arup, so I moved into his old flat in Leeds", ["§home_location", "§said"]),
     ("My wife and I moved to Leeds last year", ["§partner", "§home_location", "§said"]),
