@@ -469,8 +469,7 @@ class _MessageVectors(dict):
             self._text.update({memory_id: found.get(memory_id, "") for memory_id in missing})
 
     def text(self, memory_id: int) -> str:
-        if memory_id not in self._text:
-            self._text[memory_id] = self._texts([memory_id]).get(memory_id, "")
+        self.read([memory_id])
         return self._text[memory_id]
 
     def families(self, memory_id: int) -> set[str]:

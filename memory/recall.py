@@ -121,6 +121,7 @@ QUESTIONS_WEIGHT = 0.25
 # holding such a message: 297 → 309 at 0.5 (none lost), 318 at 0.25 (one lost: "did Dry January and honestly? not going
 # back", a turn of phrase read as a question); no lighter than a message whose every sentence asks
 ASKS_FIRST_WEIGHT = 0.25
+_ASKING_WEIGHTS = ((ASKS_MARK, ASKS_WEIGHT), (QUESTIONS_MARK, QUESTIONS_WEIGHT), (ASKS_FIRST_MARK, ASKS_FIRST_WEIGHT))
 _ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
                            re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
@@ -1111,9 +1112,8 @@ def _rerank(index: HybridIndex, pool: Pool, as_of: datetime, asked: QueryTime | 
     if about_user or impersonal:
         pool.scores[index.rows_holding(ASSISTANT_MARK, pool.rows)] *= ASSISTANT_WEIGHT
         if not about_asking:
-            pool.scores[index.rows_holding(ASKS_MARK, pool.rows)] *= ASKS_WEIGHT
-            pool.scores[index.rows_holding(QUESTIONS_MARK, pool.rows)] *= QUESTIONS_WEIGHT
-            pool.scores[index.rows_holding(ASKS_FIRST_MARK, pool.rows)] *= ASKS_FIRST_WEIGHT
+            for mark, weight in _ASKING_WEIGHTS:
+                pool.scores[index.rows_holding(mark, pool.rows)] *= weight
         # someone else's words weigh less only for a question about the user: one that names no one may ask for them
         # ("who takes the dog out at lunchtime these days?")
         if about_user and not names_someone:  # but a rule's answer on one of the user's people ("my landlord is Gary"

@@ -1007,10 +1007,12 @@ _CONSEQUENCE = re.compile(
     re.I)
 
 
+# a greeting: "heyyy", "hiya", "good morning"
+GREETING_EN = r"h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening)"
 # What may open news before its verb: "Heads up — went fully vegan", "Guess what, moved to Leeds!", "Update: sold the car"
 _LEAD_IN = re.compile(r"^(?:(?:heads up|guess what|(?:an? )?(?:(?:big|quick|brief|small|little|life|good|some) )?(?:update|news)"
                       r"|fyi|btw|by the way|fun fact|ok so|okay so|well|so|(?:well )?it'?s official"
-                      r"|oh and|anyway|h+e+y+a?|hi+|hiya|hello+|howdy|yo|good (?:morning|afternoon|evening)"
+                      r"|oh and|anyway|" + GREETING_EN +
                       # an interjection before the news: "ok big news, moved down to bristol", "omg finally sold the car"
                       r"|ok|okay|omg|ugh+|yay+|woo+|phew|welp|wow|ahh+|lol|haha+|yess+|sorry)\s*[—–:,!.-]*\s+)+", re.I)
 

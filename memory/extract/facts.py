@@ -10,7 +10,7 @@ from ..model import ExtractedEntity, ExtractedMemory
 from ..when import find_dates, may_hold_dates
 from ..slots import ALIASES, FIRST_PERSON, TEMPLATES
 from .compress import compress
-from .attributes import CIRCUMSTANCE_EN, UNNAMED, VERB_FIRST, ZH_GROUP_WORDS, AttributeFact
+from .attributes import CIRCUMSTANCE_EN, GREETING_EN, UNNAMED, VERB_FIRST, ZH_GROUP_WORDS, AttributeFact
 from .attributes import resolve as resolve_attributes
 from .relations import someone_elses
 from .han import EMOJI, HAN_CHAR
@@ -489,8 +489,8 @@ def _asks(sentence: str) -> bool:
 
 
 # a sentence that only greets: "hi!", "good morning ☀️", "早上好"
-_SALUTATION = re.compile(r"^\W*(?:(?:h+e+y+a?|hi+|hiya|hello+|howdy|yo|gm|morning|evening|good (?:morning|afternoon|evening)"
-                         r"|hi there|hey there|你好|早上好|早安|早|晚上好|嗨|哈喽)\W*)+$", re.I)
+_SALUTATION = re.compile(r"^\W*(?:(?:" + GREETING_EN + r"|gm|morning|evening|hi there|hey there|你好|早上好|早安|早|晚上好|嗨|哈喽)"
+                         r"\W*)+$", re.I)
 
 
 # a sentence that opens with the writer tells before it asks: "I'm pescatarian so any quick fish recipes?"
