@@ -43,8 +43,8 @@ from .model import ASSISTANT_MARK
 from .slots import asks_about_before, asks_as_user
 from .two_events import two_events
 
-__all__ = ["EARLIER_ON_TOPIC", "LATEST_WORD", "TIME_OF_ASKING", "TITLED_NAME", "asks_present_state", "asks_yes_no",
-           "latest_word_scores", "names_something", "topic_words_zh"]
+__all__ = ["CHANGED_TO", "EARLIER_ON_TOPIC", "LATEST_WORD", "TIME_OF_ASKING", "TITLED_NAME", "asks_present_state",
+           "asks_yes_no", "latest_word_scores", "names_something", "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -97,12 +97,26 @@ _LIGHT_CHARACTERS_ZH = frozenset("喝吃用去来买卖看玩做上下打听学�
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团", "把照片全迁到阿里云盘了"
 _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|迁到|迁去|调到|调去"
                         r"|跑(?:去|到)|最近都(?!没|不)"  # "最近跑去超级猩猩上团课了", "最近都跑QQ音乐上听了"
-                        r"|现在[^，。,！？\s]{0,4}都(?:是|喝|吃|用|去|在|上)"  # "现在早上都是一杯热豆浆了"
+                        # "现在早上都是一杯热豆浆了", "最近早上都是燕麦拿铁了"
+                        r"|(?:现在|最近|如今|目前|这阵子)[^，。,！？\s]{0,4}都(?:是|喝|吃|用|去|在|上)"
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)"  # "这学期开始送学校对面的博雅了"
+                        r"|第一次(?:去|找)"  # "王医生退休了😭 上周第一次去瑞尔齿科看的陈医生"
                         # a new place named: "新店叫 Nail Bar 7", "新公司在望京"
                         r"|新(?:的)?(?:店|家|公司|单位|学校|医院|诊所|健身房|房子|工作室)(?:叫|是|在)")
 # what holds now, after what ended: "岩馆卡退了，现在周末都跟朋友去打飞盘"
 _ZH_NOW = re.compile(r"现在|如今|目前|这阵子")
+# an end told with nothing after it, of the thing being talked of: "戒了！！已经三个月没碰了💪" after "我一天大概半包烟吧"
+_BARE_END_ZH = re.compile(r"^\W*(?:我|早就|已经|终于|彻底)*(?:戒|退|停|断)掉?了(?![\u4e00-\u9fff])")
+# the value a change went to, named in any case: "joined crunch by the office", "starting monday at brightwell health",
+# "ended up going with sharp & co", "doing a monthly shift at the food bank instead"
+CHANGED_TO = re.compile(r"\b(?:joined|switched (?:over )?to|swapped (?:over )?to|moved (?:over |across )?to"
+                        r"|(?:went|going|gone) with|ended up (?:going |signing up )?(?:with|at)|starting (?:\w+ )?at"
+                        r"|started at|signed up (?:at|with)|transferred to)"
+                        r" (?!(?:the|a|an|my|our|his|her|their|it|them|that|this|there|here|him|me|us|you|one|another"
+                        r"|some|something|somewhere)\b)[a-z][\w&'-]*"
+                        r"|\bat (?:the )?[a-z][\w&'-]*(?: [a-z][\w&'-]*)? instead\b", re.I)
+# a word that states the user's present, not what happened: "so mornings are matcha now"
+_STATES_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:do|does|am|are|is|have|has|can)\b|(?:吗|(?<=[\u4e00-\u9fff])不)[？?]?\s*$", re.I)
 
 
@@ -240,14 +254,16 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         # names a value ("…so I switched to aqua aerobics at Riverside Baths" after "joined PureGym"), is later still,
         # and so is one that ends something, for a yes/no question ("we had to say goodbye to biscuit this morning");
         # news with no person as its subject is not the user's word on a slot ("bus stop moved down the road")
-        later_ones = [m for m in later_ones if vectors.tells_a_change(m) and m not in news
+        # unless it states the user's present ("so mornings are matcha now", "these days it's yerba mate")
+        later_ones = [m for m in later_ones if vectors.tells_a_change(m)
+                      and (m not in news or _STATES_NOW.search(vectors.text(m)))
                       and (yes_no or names_a_value is not None and names_a_value(m))]
     else:  # a later word that asks, names nothing and tells no change is talk on the topic ("my bot keeps going
         # offline at night, how do I check logs")
         later_ones = [m for m in later_ones if not vectors.asks(m) or vectors.tells_a_change(m) or vectors.names(m)]
     for _ in range(HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name], asked,
-                                answering, news)
+                                answering, news, names_a_value=names_a_value if settled else None)
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind
@@ -381,6 +397,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
                   # one after it ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"; not "这家店的东西好难吃
                   # 再也不去了" for "我有什么不能吃的东西吗？")
                   or yes_no and (_asked_characters(question) | heads) & set(_what_an_end_tells(said[m]))
+                  # or one that opens with a bare end, which ends what is being talked of
+                  or yes_no and _BARE_END_ZH.search(said[m])
                   # a switch the ranking puts at half the best match or more answers in its own right, whatever its
                   # words ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办" for "我们婚礼现在在哪办")
                   or m in answering and _ZH_SWITCH.search(said[m]))]
@@ -419,7 +437,8 @@ def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates
 
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
                     threshold: float, change_threshold: float, asked: set[str] = frozenset(),
-                    answering: set[int] = frozenset(), news: set[int] = frozenset()) -> int | None:
+                    answering: set[int] = frozenset(), news: set[int] = frozenset(),
+                    names_a_value: Callable[[int], bool] | None = None) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared; closer than
     `threshold`, or than `change_threshold` for one that tells a change, or naming the same one); or one that tells a
     change, asks nothing and answers the question in its own right: one of `answering` that names something ("had to
@@ -437,13 +456,21 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
         cosine = vectors.cosine(candidate, anchor)
         return (cosine >= threshold or vectors.share_a_name(candidate, anchor)
                 or (cosine >= change_threshold
-                    or (candidate in answering and names_something(vectors.text(candidate))
+                    or (candidate in answering and (names_something(vectors.text(candidate))
+                                                    or names_a_value is not None and names_a_value(candidate)
+                                                    and _names_the_new_value(vectors.text(candidate)))
                         or candidate not in news and (asked & vectors.families(candidate) & vectors.families(anchor)
                                                       or vectors.changed_words(candidate) & vectors.topic_words(anchor)))
                     and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
     return max(filter(on_topic, later), key=lambda c: index.attrs(c)[1], default=None)
+
+
+def _names_the_new_value(text: str) -> bool:
+    """Whether a change names the value it went to ("joined crunch by the office") or states the user's present ("so
+    mornings are matcha now"): not "my hospital parking permit expired, … asking for a new one"."""
+    return bool(CHANGED_TO.search(text) or _STATES_NOW.search(text))
 
 
 class _MessageVectors(dict):

@@ -22,7 +22,7 @@ from .extract.relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, CHILD_
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import (CAPITAL_INSIDE, EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, TITLED_NAME, WINDOW,
+from .latest_word import (CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, TITLED_NAME, WINDOW,
                           asks_present_state, asks_yes_no, latest_word_scores, names_something, own_turns,
                           topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
@@ -1368,7 +1368,8 @@ def _latest_word(parts: RecallParts, ranked: Pool, rules: dict[int, Candidate], 
         return {memory_id: unit.content for memory_id, unit in parts.store.memories_by_id(memory_ids).items()}
 
     def names_a_value_of_the_slot(memory_id: int) -> bool:
-        return _names_a_value_plainly(texts([memory_id]).get(memory_id, ""), best.attribute)
+        text = texts([memory_id]).get(memory_id, "")
+        return _names_a_value_plainly(text, best.attribute) or CHANGED_TO.search(text) is not None
 
     raised, left_behind = latest_word_scores(index, ids, ranked.scores[window].tolist(),
                                              ranked.rule[window].tolist(), query, embedder_name,

@@ -40,9 +40,17 @@ PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先
 _BEFORE_PHRASE = re.compile(r"\b(?:my|our) (?:old|previous|former)\b", re.I)
 
 
+# a question about how things are now, with no past tense: its "before" is when a habit falls ("what do I drink before
+# workouts now?", "am I still taking something before my runs?"), not the time before a change
+_ASKS_NOW = re.compile(r"\b(?:now|still|these days|nowadays|currently|anymore|any more|at the moment|at present)\b", re.I)
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)
+
+
 def asks_about_before(question: str) -> bool:
     """Whether a question asks about what held before ("before", "used to", "my old …", 之前)."""
     words = set(re.findall(r"[\w']+", question.lower()))
+    if _ASKS_NOW.search(question) and not _PAST_TENSE.search(question):
+        words.discard("before")
     return bool(words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _BEFORE_PHRASE.search(question))
 
 

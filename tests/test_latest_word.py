@@ -3,6 +3,7 @@ import pytest
 
 from memory.extract.attributes import statement_topics
 from memory.latest_word import EARLIER_ON_TOPIC, LATEST_WORD, asks_present_state
+from memory.slots import asks_about_before
 from tests.helpers import at, check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
 
@@ -360,3 +361,56 @@ def test_a_later_chinese_switch_ranked_far_below_the_best_match_stays_below(engr
     remember_daily(engram, ["定了定了！我们婚礼就在三亚办，明年五月", "海外婚礼一般请多少人合适啊",
                             "跟爸妈商量完了，最后还是改成大理，老人家不想坐太久飞机"])
     assert "三亚" in results_after_all(engram, "我们婚礼现在在哪办")[0].unit.content
+
+
+def test_a_habits_time_before_something_is_no_question_about_before():
+    """"before workouts" in a question about now says when a habit falls, not the time before a change."""
+    assert not asks_about_before("what do I drink before the gym now?")
+    assert not asks_about_before("am I still taking anything before my swims?")
+    assert asks_about_before("what did I drink before the gym, back then?")
+    assert asks_about_before("before the switch, who insured my car?")
+
+
+def test_a_present_question_about_a_habit_before_something_puts_the_latest_word_first(engram):
+    check_latest_first_and_earlier_behind(engram, ["pre-gym it's a double espresso every time, non negotiable",
+                                                   "is creatine safe to take long term?",
+                                                   "switched to green tea before sessions, the espresso made me jittery"],
+                                          "what do I drink before the gym now?", "green tea", "double espresso")
+
+
+@pytest.mark.parametrize("messages, question, new, old", [
+    # news with no person as its subject that states the present ("… so mornings are rooibos now")
+    (["my morning coffee is a flat white from the van outside work", "why do I crash at 3pm every day?",
+      "dentist moaned about the stains so mornings are rooibos now, not bad actually"],
+     "what do I drink in the mornings these days?", "rooibos", "flat white"),
+    # a change whose new value is named in lower case, after the verb of the change ("joined anytime")
+    (["signed up at Fitzroy gym near home, $30 a month", "how many rest days do I need a week?",
+      "joined anytime by the office this week, lunch sessions ftw"],
+     "which gym am I a member of now?", "anytime", "Fitzroy"),
+])
+def test_a_later_change_that_names_its_value_goes_above_a_slots_answer(engram, messages, question, new, old):
+    check_latest_first_and_earlier_behind(engram, messages, question, new, old)
+
+
+@pytest.mark.parametrize("messages, question, new, old", [
+    # 最近…都是: what the mornings are these days
+    (["我每天早上一杯拿铁 雷打不动", "咖啡喝多了会失眠吗", "最近早上都是红枣茶了 医生说少喝咖啡"], "我现在早上喝什么", "红枣茶", "拿铁"),
+    # a first visit somewhere new, after the old one was handed on
+    (["我牙医是市口腔医院的李医生 人很好", "洗牙多久洗一次比较好", "李医生调走了 上周第一次去马泷齿科找的周医生"], "我现在看牙找谁", "周医生",
+     "市口腔医院"),
+    # a card sold on, for a yes/no question
+    (["办了威尔士的年卡 这次一定坚持", "健身房一周去几次合适", "威尔士的卡在闲鱼上转让掉了 去得太少"], "我还有健身卡吗", "转让掉", "年卡"),
+    # an end told bare, for a yes/no question: it ends what is being talked of
+    (["我一周差不多喝三次啤酒 应酬多", "喝酒伤肝吗", "戒了！！已经两个月没碰了 体检指标好多了"], "我现在还喝酒吗", "两个月没碰", "三次啤酒"),
+])
+def test_a_later_chinese_word_on_the_slot_goes_above_its_answer(engram, messages, question, new, old):
+    check_latest_first_and_earlier_behind(engram, messages, question, new, old)
+
+
+def test_a_later_turn_that_names_only_the_kind_of_value_stays_below_a_slots_answer(engram):
+    """"my hospital badge stopped working … for a new one" names a hospital, a kind of workplace, and "new" tells a change,
+    but it names no workplace it went to and states no present: the employer slot's answer stays first."""
+    remember_daily(engram, ["morning! back from a long night shift at Mercy General, feet are done. anyway how do i "
+                            "descale a kettle", "what's a good sleep routine for rotating shifts",
+                            "my hospital badge stopped working, write an email to security asking for a new one"])
+    assert "Mercy General" in results_after_all(engram, "which hospital do i work at?")[0].unit.content
