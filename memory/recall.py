@@ -22,8 +22,8 @@ from .extract.relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, CHILD_
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import (CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, TIME_OF_ASKING, TITLED_NAME, WINDOW,
-                          asks_present_state, asks_yes_no, latest_word_scores, names_something, own_turns,
+from .latest_word import (CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC, TIME_OF_ASKING,
+                          TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores, names_something, own_turns,
                           topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
@@ -258,7 +258,8 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     units = _read(parts, [c.memory_id for c in top] + list(read_from.values()) + [h.id for h in superseded]
                   + list(earlier), read)
     if about_user:
-        top = _told_before_the_change(index, top, units, query, terms, attributes)
+        top = _told_before_the_change(index, top, units, query, terms, attributes,
+                                      LEFT_BEHIND_TOPIC.get(getattr(parts.embedder, "name", "")))
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
                  if memory_id in units and (word.closed or units[memory_id].value is not None
                                             or names_a_value(units[memory_id].content, word.attribute))}
@@ -378,8 +379,11 @@ def _rule_slots(parts: RecallParts, query, attributes: list[str], as_of, recorde
         by_choice = (_naming_first(parts, attribute, positive) if attribute in HOLDS_MANY and len(positive) > 1
                      else positive)
         pick = positive[-2:-1] if asks_before and len(positive) > 1 else by_choice[-1:]
-        if asks_before and len(positive) == 1 and _names_value(query, parts.index, held, positive[0][1]):
-            pick = []  # "before I switched to herbal tea", and herbal tea is the only value known: no answer;
+        if asks_before and len(positive) == 1 and (_names_value(query, parts.index, held, positive[0][1])
+                                                   or _tells_the_change(parts, positive[0][1])):
+            # "before I switched to herbal tea", and herbal tea is the only value known, or the only value known was
+            # told as the change ("traded in the truck, got a RAV4 hybrid"): no answer;
+            pick = []
             for memory_id in parts.index.same_message(positive[0][1]):  # the value read ranks low (its turn
                 if not parts.index.turn_and_event(memory_id)[0]:  # may hold the answer: "from coffee to …")
                     candidates.setdefault(memory_id, Candidate(memory_id)).damping = HISTORY_DISCOUNT
@@ -806,12 +810,14 @@ def _opens_asking(text: str) -> bool:
 
 
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,
-                            terms: list[str], attributes: list[str]) -> list[Candidate]:
+                            terms: list[str], attributes: list[str], near: float | None = None) -> list[Candidate]:
     """A question about what held before a change ("我换药之前吃的是什么抗过敏药？") is not answered by the user's word that
     tells the change ("医生给我换了个药，现在吃依巴斯汀"): when that comes first and one of the next two is the user's
     earlier word on a topic of the question ("医生开的氯雷他定") or one that names another value of what it asks about
     ("my ThinkPad X1 is overheating AGAIN" under "got the new MacBook Pro M3 today!!" for "What laptop was I using before
-    I switched to the Mac?"), the earlier goes first."""
+    I switched to the Mac?"), or whose message is as near the change's as a word the change replaced ("we're with
+    octopus for electricity and gas" under "switched energy supplier to EDF": `near`, a cosine of the embedder's), the
+    earlier goes first."""
     if (len(top) < 2 or top[0].rule or not (asks_about_before(query) or before_a_change(query))
             or any(c.memory_id not in units for c in top[:3])):
         return top
@@ -831,10 +837,17 @@ def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dic
         unit = units[c.memory_id]
         if (unit.type == "chat_turn" and unit.id not in not_told and index.attrs(unit.id)[1] < said_at
                 and (asked & words_of(unit.content)  # any Chinese word may be a name: its topic words only
-                     or not chinese and _names_another_value(unit.content, first.content, attributes))):
+                     or not chinese and (_names_another_value(unit.content, first.content, attributes)
+                                         or near is not None and _messages_cosine(index, unit.id, first.id) >= near))):
             moved = replace(c, score=top[0].score * 1.05)  # `_before_the_change` then says why
             return [moved, *top[:position], *top[position + 1:]]
     return top
+
+
+def _messages_cosine(index: HybridIndex, one: int, other: int) -> float:
+    """How close two memories' messages are: the best cosine between the stored vectors written from each."""
+    return float((index.vectors_of(index.same_message(one)) @ index.vectors_of(index.same_message(other)).T)
+                 .max(initial=-1.0))
 
 
 def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str, *,
@@ -887,6 +900,15 @@ def _outlived(held: list[MemoryUnit], closing_id: int, positive: list[tuple[floa
     ended = [u for u in held if closing is not None and u.valid_until is not None and u.value is not None
              and u.valid_until == closing.valid_from]
     return bool(ended and positive) and positive[-1][0] > max(u.valid_from.timestamp() for u in ended)
+
+
+def _tells_the_change(parts: RecallParts, memory_id: int) -> bool:
+    """Whether the chat turn a value was read from tells a change ("traded in the truck, got a RAV4 hybrid")."""
+    from .extract.attributes import tells_a_change  # the statement rules, compiled only when needed
+
+    turn = _said_in(parts.index, memory_id)
+    unit = parts.store.memories_by_id([turn]).get(turn)
+    return unit is not None and unit.type == "chat_turn" and tells_a_change(unit.content)
 
 
 def _names_value(query: str, index: HybridIndex, held: list[MemoryUnit], memory_id: int) -> bool:

@@ -73,6 +73,12 @@ def test_the_answer_to_a_question_about_before_a_change_no_longer_holds(engram, 
       "is it worth buying a refurbished phone or too risky",
       "picked up the new ThinkPad T14 today!! the keyboard is a dream"],
      "What computer was I on before I switched to the Lenovo?", "Dell"),
+    # "my trusty Hilux …" is no statement the rules read a car from; the only car they know is the one told as the
+    # change, which is no answer
+    (["my trusty Hilux just hit 250k km, still runs like new",
+      "do hybrids need their oil changed as often as normal cars?",
+      "traded in the ute, got a Corolla hybrid. diesel prices were killing me"],
+     "what was I driving before my current car?", "Hilux"),
 ])
 def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engram, messages, question, before):
     """The user's earlier word on a topic of the question, or one that names another value, goes above the change."""
@@ -80,6 +86,15 @@ def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engr
     found = results_after_all(engram, question)
     assert before in found[0].unit.content
     assert found[0].valid is False
+
+
+def test_an_earlier_word_as_near_the_change_as_a_word_it_replaced_answers_what_held_before_it(engram):
+    """"giving the tortoise dandelion leaves and mazuri pellets" shares no word with the question and names nothing by a
+    capital, but its message is as near the change's as the word a change replaces is (MiniLM cosine ≥ 0.40)."""
+    remember_daily(engram, ["giving the tortoise dandelion leaves and mazuri pellets every morning, he demolishes them",
+                            "is it normal for a tortoise to sleep all day in winter",
+                            "switched him to weeds and grass hay, the reptile vet said pellets are too rich for him"])
+    assert "dandelion" in results_after_all(engram, "what pet food was i using before the vet visit?")[0].unit.content
 
 
 def test_a_chinese_turn_before_the_change_answers_what_held_before_it_only_by_a_word_of_the_question(engram):
