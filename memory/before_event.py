@@ -25,7 +25,7 @@ from .clock import from_epoch, to_epoch
 from .extract.relations import ASKS_MARK, OTHERS_MARK
 from .index import HybridIndex
 from .model import ASSISTANT_MARK
-from .slots import SLOT_CUES
+from .slots import ASKS_PAST, SLOT_CUES
 from .when import QueryTime
 
 # what began at or after the named moment, or names it, for a question about the time before it: near nothing, so
@@ -43,8 +43,6 @@ _NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
 # a kind, not a thing: "换诊所之前" asks about the clinic before the switch of clinics, whose first mention is the old one
 _ZH_KINDS = frozenset("诊所 医院 牙医 医生 大夫 公司 单位 工作 房子 城市 地方 手机 电脑 车子 学校 幼儿园 健身房 银行 运营商 套餐 宽带 "
                       "保险 房东 老师 教练 理发店 发型师 平台 软件 店".split())
-# a question about the past ("what did I drink before …"), not about a habit ("do I stretch before …")
-_ASKS_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)
 _BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|went|came|got|bought|started|became"
                     r"|joined|took up|picked up|began|signed up|swapped|upgraded)"
                     r"(?:\s+(?:to|for|with|into|over to|up for))?\b")
@@ -78,7 +76,7 @@ def named_before(query: str) -> str | None:
         if names:
             return " ".join(names)
         rest = query[: match.start()] + " " + query[match.end():]
-        return _thing_begun(match["clause"]) if _ASKS_PAST.search(rest) else None
+        return _thing_begun(match["clause"]) if ASKS_PAST.search(rest) else None
     match = _BEFORE_ZH.search(query)
     if match:
         clause = match["clause"]

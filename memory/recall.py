@@ -23,8 +23,8 @@ from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC, TIME_OF_ASKING,
-                          TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores, names_something, own_turns,
-                          topic_words_zh)
+                          TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores, names_something,
+                          own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
                     asks_as_user)

@@ -374,7 +374,8 @@ def test_a_habits_time_before_something_is_no_question_about_before():
 def test_a_present_question_about_a_habit_before_something_puts_the_latest_word_first(engram):
     check_latest_first_and_earlier_behind(engram, ["pre-gym it's a double espresso every time, non negotiable",
                                                    "is creatine safe to take long term?",
-                                                   "switched to green tea before sessions, the espresso made me jittery"],
+                                                   "switched to green tea before sessions, the espresso made me "
+                                                   "jittery"],
                                           "what do I drink before the gym now?", "green tea", "double espresso")
 
 
@@ -408,8 +409,8 @@ def test_a_later_chinese_word_on_the_slot_goes_above_its_answer(engram, messages
 
 
 def test_a_later_turn_that_names_only_the_kind_of_value_stays_below_a_slots_answer(engram):
-    """"my hospital badge stopped working … for a new one" names a hospital, a kind of workplace, and "new" tells a change,
-    but it names no workplace it went to and states no present: the employer slot's answer stays first."""
+    """"my hospital badge stopped working … for a new one" names a hospital, a kind of workplace, and "new" tells a
+    change, but it names no workplace it went to and states no present: the employer slot's answer stays first."""
     remember_daily(engram, ["morning! back from a long night shift at Mercy General, feet are done. anyway how do i "
                             "descale a kettle", "what's a good sleep routine for rotating shifts",
                             "my hospital badge stopped working, write an email to security asking for a new one"])
