@@ -26,8 +26,8 @@ from .latest_word import (CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_W
                           TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores, names_something,
                           own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
-from .slots import (FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES, asks_about_before,
-                    asks_as_user)
+from .slots import (ASKS_NOW, FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES,
+                    asks_about_before, asks_as_user)
 from .store import Store
 from .temporal import recency_of_age, true_at
 from .when import QueryTime, question_time
@@ -720,9 +720,6 @@ def _left_behind_by_words(index: HybridIndex, shown: list[MemoryUnit], query: st
     return {replaced.id} if replaced is not None else set()
 
 
-# a question that asks how things stand now, in so many words: "what gym do I go to these days?", "我现在住哪"
-_ASKS_NOW = re.compile(r"\b(?:now|these days|at the moment|currently|right now|rn|still|any ?more|nowadays|lately)\b"
-                       r"|现在|目前|这阵子|如今|最近|还在|还有|还是", re.I)
 RUNNER_UP_WINDOW = 3  # the results after the first that may hold what the user's latest word replaced
 NEAREST_WINDOW = 4  # ... by its meaning, when the latest word tells a change
 NEAREST_FLOOR = 0.15  # the least cosine between a change and the earlier word it replaced
@@ -783,7 +780,7 @@ def _runner_up_left_behind(parts: RecallParts, shown: list[MemoryUnit], query: s
     earlier = [(position, unit) for position, unit in enumerate(shown[1:1 + NEAREST_WINDOW])
                if unit.type == "chat_turn" and unit.id not in told_nothing and index.attrs(unit.id)[1] < said_at
                and not _opens_asking(unit.content)]
-    if _ASKS_NOW.search(query):
+    if ASKS_NOW.search(query):
         for position, unit in earlier:
             if position < RUNNER_UP_WINDOW and _names_another_value(unit.content, latest.content, attributes):
                 # a change ranked below a word that tells none is no word it replaced, but the answer ranked low

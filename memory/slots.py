@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["ALIASES", "ASKS_PAST", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRASES", "PAST_CUES",
-           "PAST_CUES_ZH", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot", "Template",
-           "asks_about_before", "asks_as_user"]
+__all__ = ["ALIASES", "ASKS_NOW", "ASKS_PAST", "FALLBACKS", "FIRST_PERSON", "HOLDS_MANY", "NOT_SLOT_PHRASES",
+           "PAST_CUES", "PAST_CUES_ZH", "SLOTS", "SLOT_CUES", "SLOT_PHRASES", "TEMPLATES", "UNSLOTTED", "Slot",
+           "Template", "asks_about_before", "asks_as_user"]
 
 # A question about the user ("which city do we live in"), and one about before ("what did I use to drink").
 FIRST_PERSON = {"i", "me", "my", "mine", "i'm", "i've", "im", "myself", "we", "our", "ours", "we're", "我", "我的", "我们"}
@@ -41,10 +41,9 @@ PAST_CUES_ZH = ("之前", "以前", "原来", "过去", "曾经", "原先", "先
 _BEFORE_PHRASE = re.compile(r"\b(?:my|our) (?:old|previous|former)\b", re.I)
 
 
-# a question about how things are now, with no past tense: its "before" is when a habit falls ("what do I drink before
-# workouts now?", "am I still taking something before my runs?"), not the time before a change
-_ASKS_NOW = re.compile(r"\b(?:now|still|these days|nowadays|currently|anymore|any more|at the moment|at present)\b",
-                       re.I)
+# a question that asks how things stand now, in so many words: "what gym do I go to these days?", "我现在住哪"
+ASKS_NOW = re.compile(r"\b(?:now|these days|at the moment|currently|right now|rn|still|any ?more|nowadays|lately)\b"
+                      r"|现在|目前|这阵子|如今|最近|还在|还有|还是", re.I)
 # a question about the past ("what did I drink before …"), not about a habit ("do I stretch before …")
 ASKS_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)
 
@@ -52,7 +51,9 @@ ASKS_PAST = re.compile(r"\b(?:did|was|were|had|used to)\b", re.I)
 def asks_about_before(question: str) -> bool:
     """Whether a question asks about what held before ("before", "used to", "my old …", 之前)."""
     words = set(re.findall(r"[\w']+", question.lower()))
-    if _ASKS_NOW.search(question) and not ASKS_PAST.search(question):
+    # in a question about now, "before" is when a habit falls ("what do I drink before workouts now?"), not the time
+    # before a change
+    if ASKS_NOW.search(question) and not ASKS_PAST.search(question):
         words.discard("before")
     return bool(words & PAST_CUES or any(cue in question for cue in PAST_CUES_ZH) or _BEFORE_PHRASE.search(question))
 
