@@ -168,10 +168,28 @@ def _tells_a_change(text: str) -> bool:
 
 
 def asks_present_state(question: str) -> bool:
-    """A question in the first person about how things are, not were ("what do I drive now", "我现在住哪")."""
+    """A question about how things are, not were, put to the user's memory: in the first person ("what do I drive now",
+    "我现在住哪") or naming no one ("who insures the van these days")."""
     past = (asks_about_before(question) or _PAST_TENSE.search(question) or _PERIOD.search(question)
             or two_events(question) is not None)  # "how many days passed between …", "which came first, … or …"
-    return asks_as_user(question) and not past
+    return (asks_as_user(question) or names_no_one(question)) and not past
+
+
+ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
+                          re.I)
+SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
+
+
+def names_no_one(query: str) -> bool:
+    """A question that names no one: neither the user nor the assistant, nor anyone by a capital, and asks nothing about
+    asking ("where's the router?", "快递柜现在在哪", "how much did the adjuster estimate for the roof?"). Put to a personal
+    memory, it asks about the user's own life, so a message of the user's that only asks tells as little of it as for a
+    question in the first person. Not a few search words ("baking bread"), which may look for what was asked."""
+    from .extract.facts import is_question
+
+    words = set(re.findall(r"[\w']+", query.lower()))
+    return not (words & SECOND_PERSON or "你" in query or "您" in query or CAPITAL_INSIDE.search(query.strip())
+                or ABOUT_ASKING.search(query)) and is_question(query)  # the statement rules only when needed
 
 
 # a name or a number inside a sentence (not the capital that starts one, nor a bare "I"): "parking spot B-14", "a

@@ -22,9 +22,9 @@ from .extract.relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, CHILD_
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import (CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC, TIME_OF_ASKING,
-                          TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores, names_something,
-                          own_turns, topic_words_zh)
+from .latest_word import (ABOUT_ASKING, CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC,
+                          SECOND_PERSON, TIME_OF_ASKING, TITLED_NAME, WINDOW, asks_present_state, asks_yes_no,
+                          latest_word_scores, names_no_one, names_something, own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (ASKS_NOW, FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES,
                     asks_about_before, asks_as_user)
@@ -122,9 +122,6 @@ QUESTIONS_WEIGHT = 0.25
 # back", a turn of phrase read as a question); no lighter than a message whose every sentence asks
 ASKS_FIRST_WEIGHT = 0.25
 _ASKING_WEIGHTS = ((ASKS_MARK, ASKS_WEIGHT), (QUESTIONS_MARK, QUESTIONS_WEIGHT), (ASKS_FIRST_MARK, ASKS_FIRST_WEIGHT))
-_ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
-                           re.I)
-SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 # a question about what the assistant said, which no statement of the user's answers: "what did you tell me about …"
 _ASKS_WHAT_WAS_REPLIED = re.compile(r"\byou (?:said|say|told|tell|suggested|suggest|recommended|recommend|mentioned"
                                     r"|gave|give|wrote|replied|answered)\b|你(?:说|推荐|建议|提到|告诉|回答)", re.I)
@@ -236,10 +233,11 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                  unrelated=None if HAN_CHAR.search(query) else UNRELATED_COSINE)
     about_user = _about_user(query)
     of_their_people = about_user and names_someone(query)
-    impersonal = not about_user and _names_no_one(query)
+    impersonal = not about_user and names_no_one(query)
+    own_life = about_user or impersonal  # put to a personal memory, a question that names no one asks about the user
     ranked = _rerank(index, pool, then or as_of, asked, named=sorted(asked_words) if before_named else [],
                      about_user=about_user, impersonal=impersonal, names_someone=of_their_people,
-                     about_asking=about_user and bool(_ABOUT_ASKING.search(query)),
+                     about_asking=about_user and bool(ABOUT_ASKING.search(query)),
                      peoples_answers=[m for m, c in candidates.items() if c.rule and c.attribute in PEOPLE_TOPICS])
     read: dict[int, MemoryUnit] = {}  # the memories read so far, read from the store once
     if of_their_people:
@@ -257,7 +255,7 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
     top, read_from = _in_own_words(index, _candidates(ranked, positions[:k], candidates, asked))
     units = _read(parts, [c.memory_id for c in top] + list(read_from.values()) + [h.id for h in superseded]
                   + list(earlier), read)
-    if about_user:
+    if own_life:
         top = _told_before_the_change(index, top, units, query, terms, attributes,
                                       LEFT_BEHIND_TOPIC.get(getattr(parts.embedder, "name", "")))
     no_longer = {memory_id: f"earlier word on user.{word.attribute}" for memory_id, word in earlier.items()
@@ -267,12 +265,13 @@ def recall(parts: RecallParts, query: str, *, as_of: datetime | None = None, k: 
                                        no_longer, parts.store))
     no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in left_behind
                       if memory_id in units and memory_id not in no_longer})
-    if about_user:
+    if own_life:
         no_longer.update({memory_id: BEFORE_THE_CHANGE for memory_id in
                           _before_the_change(index, [units[c.memory_id] for c in top if c.memory_id in units], query,
-                                             changed_at=to_epoch(asked.end) if before_named and asked.end else None)
+                                             changed_at=to_epoch(asked.end) if before_named and asked.end else None,
+                                             impersonal=impersonal)
                           if memory_id not in no_longer})
-    if then is None and about_user:
+    if then is None and own_life:
         shown = [units[c.memory_id] for c in top if c.memory_id in units]
         no_longer.update({memory_id: EARLIER_ON_TOPIC for memory_id in
                           _left_behind_by_words(index, shown, query, terms, query_vector,
@@ -848,7 +847,7 @@ def _messages_cosine(index: HybridIndex, one: int, other: int) -> float:
 
 
 def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str, *,
-                       changed_at: float | None = None) -> set[int]:
+                       changed_at: float | None = None, impersonal: bool = False) -> set[int]:
     """A question about what held before a change ("what floor was our office on before we got moved down?", "我之前的导师是
     谁？") presupposes one: its answer, the user's word first among the results, no longer holds when one of the next two
     is a later word of the user's that tells a change ("downsized AGAIN. we're on 4 now"), or when the question names
@@ -859,7 +858,7 @@ def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str, 
     ids = [u.id for u in shown[:3]]
     not_told = _not_told(index, ids)
     answer = shown[0]
-    own = (HAN_CHAR.search(answer.content) is not None
+    own = (HAN_CHAR.search(answer.content) is not None or impersonal
            or any(index.holding(mark, [answer.id]) for mark in ("§said", "§told")))
     if not own or answer.id in not_told:
         return set()
@@ -1233,18 +1232,6 @@ def _shaped_answer_first(parts: RecallParts, ranked: Pool, query: str, of_their_
         return ranked
     return _put_first(ranked, next((position for position, memory_id in enumerate(top)
                                      if memory_id in own and shaped(memory_id)), None))
-
-
-def _names_no_one(query: str) -> bool:
-    """A question that names no one: neither the user nor the assistant, nor anyone by a capital, and asks nothing about
-    asking ("where's the router?", "快递柜现在在哪", "how much did the adjuster estimate for the roof?"). Put to a personal
-    memory, it asks about the user's own life, so a message of the user's that only asks tells as little of it as for a
-    question in the first person. Not a few search words ("baking bread"), which may look for what was asked."""
-    from .extract.facts import is_question
-
-    words = set(re.findall(r"[\w']+", query.lower()))
-    return not (words & SECOND_PERSON or "你" in query or "您" in query or CAPITAL_INSIDE.search(query.strip())
-                or _ABOUT_ASKING.search(query)) and is_question(query)  # the statement rules only when needed
 
 
 def _about_user(query: str) -> bool:
