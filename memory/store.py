@@ -462,6 +462,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # recommendations? my work one is awful"); living somewhere from a time on, the 我 dropped, is where the user lives
     # ("上个月起就住苏州园区了"), and so is where a forced move ended ("房东要卖房 被迫搬家…结果落脚在静安了")
     ("m054_statement_marks", m008_statement_marks),
+    # stop 63: someone else's doing that moved the user is a change ("she referred me to her", "my sister added me to her
+    # family plan"), and so is a state from last or this week on ("light rail to the office as of this month"); 不 ending
+    # a Chinese clause asks ("剑馆一般周末人多不")
+    ("m055_statement_marks", m008_statement_marks),
 ]
 
 

@@ -2,7 +2,7 @@
 import pytest
 
 from memory.extract.attributes import statement_marks
-from memory.extract.facts import asks_only
+from memory.extract.facts import asks_only, is_question
 from memory.extract.relations import ASKS_FIRST_MARK, ASKS_MARK, QUESTIONS_MARK
 from tests.helpers import first_message_id, open_engram, remember_daily
 
@@ -189,3 +189,20 @@ def test_a_question_that_names_someone_reads_the_users_questions_as_before(minil
     remember_daily(minilm_engram, ["is the boiler at Tom's place a combi or a system one?",
                                    "boiler service booked for march, the engineer is coming tuesday"])
     assert first_message_id(minilm_engram, "what kind of boiler does Tom have?") == "m0"
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("游泳馆一般周末人多不 想去多练练", True),  # 不 ending a clause asks yes or no
+    ("这款耳机降噪靠谱不", True),
+    ("我现在还抽烟不", True),
+    ("我才不", False),  # a refusal
+    ("我不", False),
+    ("明天去爬山吧 要不", False),  # "or else"
+    ("一点也不", False),
+])
+def test_a_chinese_clause_ending_in_bu_asks_yes_or_no(text, asks):
+    assert is_question(text) is asks
+
+
+def test_a_chinese_question_ending_in_bu_is_marked_as_asking():
+    assert ASKS_MARK in statement_marks("游泳馆一般周末人多不 想去多练练")

@@ -267,6 +267,9 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§mobile_network"),
     ("m054_statement_marks", "any VPN provider recommendations? my work one is awful", "§asks_first"),  # asks first
     ("m054_statement_marks", "上个月起就住苏州园区了，房租便宜一半", "§home_location"),  # the 我 dropped
+    ("m055_statement_marks", "had my first lesson w Petra today, my old teacher is retiring so she referred me to her. "
+                             "feels odd", "§said"),  # someone else's doing moved the user
+    ("m055_statement_marks", "这款耳机降噪靠谱不", "§asks"),  # 不 ending a clause asks
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -283,6 +286,8 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m052_statement_marks", "my dad put me on his family plan so Visible is my carrier now", "§others"),  # the user's news
     ("m053_statement_marks", "based on a 2k/month budget how much should I be putting in savings", "§home_location"),
     ("m054_statement_marks", "房东要卖房 被迫搬家…结果落脚在静安了", "§others"),  # the user's news after
+    ("m055_statement_marks", "sold the hatchback. light rail to the office as of this month, reading > traffic",
+     "§told~no"),  # a switch from a moment on, not only an end
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

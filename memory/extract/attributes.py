@@ -680,12 +680,16 @@ _CHANGE = re.compile(
     r"|going forward|from now on|from here on|signed up (?:at|with)|takes over|took over"
     # a job left and one begun: "last day at the old place friday, starting at Monzo on the 5th"
     r"|(?:last|final) (?:day|shift|week) (?:at|with) (?:the|my) (?:old|previous)|starting at (?-i:[A-Z])\w*"
+    # someone else's doing that moved the user: "my sister added me to her Visible family thing", "the practice handed
+    # me off to dr Lindqvist", "coach stuck me at center for the rest of the year"
+    r"|(?:added|moved|switched|swapped|transferred|referred|(?:re)?assigned|bumped|handed|stuck|put|enrolled) (?:me|us)"
+    r"(?: (?:off|over|up|back|down|across))? (?:to|onto|on(?! hold)|at|into)"
     r"|handed (?:me|us|(?:all )?(?:her|his|their|its) (?:patients|clients|customers|students|members)"
     r"|(?:my|our) (?:file|files|records|notes|chart|case|account))(?: over)? to"
     # a new state from a moment: "the car's covered by admiral from today", "starting jan we're paying $340 a month"
     r"|(?:from|as of|starting) (?:today|tomorrow|next (?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september"
-    r"|october|november|december))"
+    r"|october|november|december))|(?:as of|starting) (?:last|this) (?:week(?:end)?|month|year)"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
     r"|first (?:full )?(?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
@@ -1150,10 +1154,16 @@ def own_clauses(text: str) -> list[str]:
     return [clause for clause in _clauses(text) if someone_elses(clause) is None]
 
 
+# a choice the user will not undo, after a switch or an end alike: "four years on windows and i'm not going back", "aldi
+# has fully converted me"
+_NO_GOING_BACK = re.compile(r"\b(?:(?:not|never|no) going back|(?:haven't|never) looked back|converted (?:me|to))\b",
+                            re.I)
+
+
 def tells_a_change(text: str) -> bool:
     """A message that says something changed or ended ("had to switch dentists", "pulled the plug on netflix")."""
     told = _told(text)
-    return bool(_CHANGE.search(told) or _NEGATION.search(told))
+    return bool(_CHANGE.search(told) or _NEGATION.search(told) or _NO_GOING_BACK.search(told))
 
 
 # what a change ends, named after its verb: "stepped back from the pantry", "had to hand the Dell back" (not "left" or
