@@ -183,8 +183,9 @@ SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 def names_no_one(query: str) -> bool:
     """A question that names no one: neither the user nor the assistant, nor anyone by a capital, and asks nothing about
     asking ("where's the router?", "快递柜现在在哪", "how much did the adjuster estimate for the roof?"). Put to a personal
-    memory, it asks about the user's own life, so a message of the user's that only asks tells as little of it as for a
-    question in the first person. Not a few search words ("baking bread"), which may look for what was asked."""
+    memory, it asks about the user's own life: a message of the user's that only asks tells as little of it as for a
+    question in the first person, and the latest word on its topic answers it. Not a few search words ("baking bread"),
+    which may look for what was asked."""
     from .extract.facts import is_question
 
     words = set(re.findall(r"[\w']+", query.lower()))

@@ -22,9 +22,9 @@ from .extract.relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, CHILD_
 from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
-from .latest_word import (ABOUT_ASKING, CAPITAL_INSIDE, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC,
-                          SECOND_PERSON, TIME_OF_ASKING, TITLED_NAME, WINDOW, asks_present_state, asks_yes_no,
-                          latest_word_scores, names_no_one, names_something, own_turns, topic_words_zh)
+from .latest_word import (ABOUT_ASKING, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC, SECOND_PERSON,
+                          TIME_OF_ASKING, TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
+                          names_no_one, names_something, own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (ASKS_NOW, FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES,
                     asks_about_before, asks_as_user)
@@ -852,7 +852,8 @@ def _before_the_change(index: HybridIndex, shown: list[MemoryUnit], query: str, 
     谁？") presupposes one: its answer, the user's word first among the results, no longer holds when one of the next two
     is a later word of the user's that tells a change ("downsized AGAIN. we're on 4 now"), or when the question names
     the change ("我换记账软件之前用的是哪个？") and the user told it after the answer (`changed_at`, when they first named
-    it: memory/before_event.py)."""
+    it: memory/before_event.py). For a question that names no one (`impersonal`), any turn of the user's that does not
+    ask is their word, though it names no one either ("bins go out on tuesday nights here")."""
     if not shown or shown[0].type != "chat_turn" or not (asks_about_before(query) or before_a_change(query)):
         return set()
     ids = [u.id for u in shown[:3]]

@@ -47,23 +47,22 @@ def test_the_earlier_word_ranked_next_to_the_latest_is_history(engram):
     assert earlier.valid is False and RANKED_NEXT in earlier.why
 
 
-def test_the_word_before_a_change_answers_and_no_longer_holds(engram):
-    remember_daily(engram, ["bins go out on tuesday nights here, recycling every other week",
-                            "how do i get a bigger recycling bin from the council",
-                            "council switched our bin day to friday from next month, they sent a leaflet"])
-    found = results_after_all(engram, "what bin day was it before the council changed it?")
-    assert "tuesday" in found[0].unit.content
+@pytest.mark.parametrize("said, question, before, after", [
+    (["bins go out on tuesday nights here, recycling every other week",
+      "how do i get a bigger recycling bin from the council",
+      "council switched our bin day to friday from next month, they sent a leaflet"],
+     "what bin day was it before the council changed it?", "tuesday", "friday"),
+    (["book club meets at the Crown pub, first monday of the month",
+      "any good short novels for a book club that wont take forever",
+      "book club moved to Jenny's flat, the pub got way too loud"],
+     "where did book club meet before it moved?", "Crown", "Jenny's flat"),
+])
+def test_the_word_before_a_change_answers_and_no_longer_holds(engram, said, question, before, after):
+    remember_daily(engram, said)
+    found = results_after_all(engram, question)
+    assert before in found[0].unit.content
     assert found[0].valid is False and BEFORE_THE_CHANGE in found[0].why
-
-
-def test_the_answer_ranked_first_before_a_change_no_longer_holds(engram):
-    remember_daily(engram, ["book club meets at the Crown pub, first monday of the month",
-                            "any good short novels for a book club that wont take forever",
-                            "book club moved to Jenny's flat, the pub got way too loud"])
-    found = results_after_all(engram, "where did book club meet before it moved?")
-    assert "Crown" in found[0].unit.content
-    assert found[0].valid is False and BEFORE_THE_CHANGE in found[0].why
-    assert by_text(found, "Jenny's flat").valid is True
+    assert by_text(found, after).valid is True
 
 
 @pytest.mark.parametrize("question, names_no_one_", [
