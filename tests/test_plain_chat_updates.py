@@ -28,6 +28,7 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("年后我被调到产品部了，以后主要跟需求文档打交道", "§team"),  # a department, not a city
     ("前天把号携号转网转到电信了，19块月租的卡", "§mobile_network"),  # 把 opens the user's own action
     ("morning!! quick one — as a vet, how do I explain pet insurance to clients?", "§occupation"),  # asked in a role
+    ("我终于在青岛安顿下来了 离海边走路五分钟", "§home_location"),  # settled somewhere
     ("been teetotal since the start of august now, sleeping like a baby", "§drink_preference~no"),  # "I've" dropped
     ("hey hey! back from the vet with Mochi, my shiba, she got her boosters", "§pet"),  # a dog by its breed
     ("my siamese is yelling at me for breakfast again", "§pet"),  # a cat by its breed
@@ -485,6 +486,9 @@ def test_words_near_an_end_that_end_nothing(text):
     ("four years on windows and i'm not going back", True),
     ("aldi has fully converted me, half the price", True),
     ("going back to the dentist next week for a filling", False),
+    # a state from a moment on, in Chinese
+    ("下个月起在国贸那边上班", True),
+    ("今天起晚了 打车去的", False),  # got up late
 ])
 def test_more_ways_of_telling_a_new_state(text, changes):
     assert tells_a_change(text) is changes

@@ -340,7 +340,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                rf"(?!了?[^，。,！？\s]{{0,10}}?(?:会员|卡|账户|账号|药|空调|发票|证明|单子)))(?P<v>.{{2,20}}?)"),
     _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学(?![校院堂生]))(?P<v>.+?)"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:举家|全家|一家人)?(?:迁到了|迁到|迁居|移居到?|搬回了?|回到了?)(?P<v>.+?)(?:定居|生活|住)?了?"),
-    _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居)了?.*"),
+    _zh("home", rf"{_ZI}{_ZADV}在(?P<v>.{{2,12}}?)(?:落脚|安家|扎根|定居|安顿)(?:下来)?了?.*"),
 ]
 #: the rules of each language, in order: English ones ignore case, Chinese ones have no case
 _RULES_OF = {lang: [(kind, pattern) for kind, pattern in _RULES if (lang == "zh") == (pattern.flags & re.I == 0)]
@@ -695,7 +695,9 @@ _CHANGE = re.compile(
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始"
     r"|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
-    r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价", re.I)  # "报了个尤克里里的班": signed up for something new
+    r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价"
+    # a state from a moment on, as "starting next month": "下个月起去美团", "3月起改成每周两次"; not "今天起晚了"
+    r"|(?:今天|明天|下周|下礼拜|下个?月|这周|本周|这个月|本月|明年|[\d一二三四五六七八九十]+月(?:[\d一二三四五六七八九十]+[号日])?)起(?![床晚早来得不])", re.I)  # "报了个尤克里里的班": signed up for something new
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 # where the user comes from, said as who they are: "i'm brazilian, moved here 2 years ago"
@@ -730,7 +732,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|(?:又|再)搬(?:了|家)(?![吗么没])"
                       r"|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
-                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|" + _ZH_LIVES_SINCE + r"|住到|住回"
+                      r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|安顿|" + _ZH_LIVES_SINCE + r"|住到|住回"
                       r"|(?:租|买)的房子?在"
                       # "我住望京这边", "我们家住闵行": 住 right after the user, not a stay (住院, 住酒店) or a question (住哪)
                       r"|(?:我|我们|我们家|我家)(?:一直|还|就)?住(?!院|宿|酒店|宾馆|民宿|哪|得|过|不|的|了一?晚)"),
