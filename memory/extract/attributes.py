@@ -695,9 +695,10 @@ _CHANGE = re.compile(
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始"
     r"|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
-    r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价"
+    r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价"  # "报了个尤克里里的班": signed up for something new
     # a state from a moment on, as "starting next month": "下个月起去美团", "3月起改成每周两次"; not "今天起晚了"
-    r"|(?:今天|明天|下周|下礼拜|下个?月|这周|本周|这个月|本月|明年|[\d一二三四五六七八九十]+月(?:[\d一二三四五六七八九十]+[号日])?)起(?![床晚早来得不])", re.I)  # "报了个尤克里里的班": signed up for something new
+    r"|(?:今天|明天|下周|下礼拜|下个?月|这周|本周|这个月|本月|明年|[\d一二三四五六七八九十]+月(?:[\d一二三四五六七八九十]+[号日])?)"
+    r"起(?![床晚早来得不])", re.I)
 # Cues that a clause states the user's own state or a change of it (a verb frame, not a mere topic word):
 # the latest such clause about an attribute answers "what … now".
 # where the user comes from, said as who they are: "i'm brazilian, moved here 2 years ago"
