@@ -463,8 +463,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # ("上个月起就住苏州园区了"), and so is where a forced move ended ("房东要卖房 被迫搬家…结果落脚在静安了")
     ("m054_statement_marks", m008_statement_marks),
     # stop 63: someone else's doing that moved the user is a change ("she referred me to her", "my sister added me to her
-    # family plan"), and so is a state from last or this week on ("light rail to the office as of this month", "这周起住回龙观
-    # 了"); 不 ending a Chinese clause asks ("剑馆一般周末人多不"); settling somewhere is where the user lives ("终于在成都安顿下来")
+    # family plan"), and so is a state from last or this week on ("light rail to the office as of this month",
+    # "这周起住回龙观了"); 不 ending a Chinese clause asks ("剑馆一般周末人多不"); settling somewhere is where the user lives
+    # ("终于在成都安顿下来"), and a pet brought home is a pet ("接了只柯基回家")
     ("m055_statement_marks", m008_statement_marks),
 ]
 

@@ -29,6 +29,7 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("前天把号携号转网转到电信了，19块月租的卡", "§mobile_network"),  # 把 opens the user's own action
     ("morning!! quick one — as a vet, how do I explain pet insurance to clients?", "§occupation"),  # asked in a role
     ("我终于在青岛安顿下来了 离海边走路五分钟", "§home_location"),  # settled somewhere
+    ("上周抱了只小橘猫回家 取名叫橙子", "§pet"),  # a pet brought home, the 我 dropped
     ("been teetotal since the start of august now, sleeping like a baby", "§drink_preference~no"),  # "I've" dropped
     ("hey hey! back from the vet with Mochi, my shiba, she got her boosters", "§pet"),  # a dog by its breed
     ("my siamese is yelling at me for breakfast again", "§pet"),  # a cat by its breed
@@ -75,6 +76,7 @@ def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     ("got keys for the car hire, flight lands at 6", "§home_location"),  # keys to a hire car are no home
     ("my son wants to work as a vet, how do I help him?", "§occupation"),  # his wish, asked about
     ("been thinking about moving to leeds", "§home_location"),  # a thought, not a move
+    ("带了只烤鸭回家 全家吃得很开心", "§pet"),  # a roast duck brought home is no pet
 ])
 def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
     assert mark not in statement_marks(text)

@@ -271,6 +271,7 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
                              "feels odd", "§said"),  # someone else's doing moved the user
     ("m055_statement_marks", "这款耳机降噪靠谱不", "§asks"),  # 不 ending a clause asks
     ("m055_statement_marks", "我终于在青岛安顿下来了 离海边走路五分钟", "§home_location"),  # settled somewhere
+    ("m055_statement_marks", "上周抱了只小橘猫回家 取名叫橙子", "§pet"),  # a pet brought home
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

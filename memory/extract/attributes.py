@@ -127,6 +127,8 @@ _WHEN_WORD = (r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|yesterday|
               r"|january|february|march|april|june|july|august|september|october|november|december)\b")
 
 # First match wins: negations and specific frames before general ones.
+# the pets a Chinese message names, by kind or a common breed
+_PET_ZH = r"(?:猫咪|猫|狗狗|狗|犬|柯基|柴犬|金毛|泰迪|哈士奇|比熊|博美|兔子|兔|鹦鹉|仓鼠|乌龟|龟)"
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- negations: they close a value -----------------------------------------------------
     # out of a place or a home, not a room ("moved out of the spare room into the master bedroom")
@@ -324,6 +326,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条|一匹)(?:叫|名叫)(?P<v>[^，。,的]{{1,4}})的"
                rf"(?P<kind>[\u4e00-\u9fff]{{1,4}}?(?:猫|狗|兔子|兔|鹦鹉|仓鼠|乌龟|鱼))"),
     _zh("pet", rf"{_ZI}?(?:家里?)?{_ZADV}(?:养了|有|新养了|领养了)(?:一只|一条|只|条)(?P<v>.{{1,6}}?)"),
+    # one brought home: "接了只柯基回家", "捡了只小猫回家" (not "带了只烤鸭回家")
+    _zh("pet", rf"{_ZI}?{_ZADV}(?:接了|抱了|带了|捡了)(?:一只|只)(?P<v>[\u4e00-\u9fff]{{0,3}}?{_PET_ZH})回家.*"),
     _zh("partner", rf"我{_ZADV}(?:的)?(?:新|现任|现在的)?(?:老婆|老公|妻子|丈夫|女朋友|男朋友|对象|爱人|伴侣|未婚妻|未婚夫)(?:叫|是)(?P<v>.+?)"),
     _zh("partner", rf"我?{_ZADV}(?:和|跟)(?:一个)?叫(?P<v>[^，。,的]{{1,4}})的(?:女生|男生|女孩|男孩|姑娘|小伙子?|人)(?:在)?"
                    rf"(?:约会|交往|谈恋爱|在一起)了?"),
@@ -513,6 +517,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回|落脚在"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
+    r"|(?:接|抱|带|捡)了一?只(?=[\u4e00-\u9fff]{0,3}?" + _PET_ZH + r"回家)"  # "接了只柯基回家": a pet brought home
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
     r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
@@ -807,7 +812,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"(?:pet|dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|fish|goldfish|tortoise|budgie|lizard|snake|ferret)"
             r"|my (?:\w+\s+)?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|gecko|tortoise) (?:is|named|called|\w+)"
             r"|passed away|rehomed)\b",
-            r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物"),
+            r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物|(?:接|抱|带|捡)了一?只[\u4e00-\u9fff]{0,3}?" + _PET_ZH + "回家"),
     "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)"
                r"|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
