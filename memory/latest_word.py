@@ -43,8 +43,9 @@ from .model import ASSISTANT_MARK
 from .slots import asks_about_before, asks_as_user
 from .two_events import two_events
 
-__all__ = ["CHANGED_TO", "EARLIER_ON_TOPIC", "LATEST_WORD", "LEFT_BEHIND_TOPIC", "TIME_OF_ASKING", "TITLED_NAME",
-           "asks_present_state", "asks_yes_no", "latest_word_scores", "names_something", "topic_words_zh"]
+__all__ = ["ABOUT_ASKING", "CHANGED_TO", "EARLIER_ON_TOPIC", "LATEST_WORD", "LEFT_BEHIND_TOPIC", "SECOND_PERSON",
+           "TIME_OF_ASKING", "TITLED_NAME", "asks_present_state", "asks_yes_no", "latest_word_scores", "names_no_one",
+           "names_something", "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two

@@ -17,7 +17,8 @@ from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, Q
 from .typos import typed_right
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
-from .value_types import MODIFIED_HEADS, acquired, held_classes, now_it_is, switch, value_class, value_classes
+from .value_types import (MODIFIED_HEADS, VALUE_NOUNS, acquired, held_classes, now_it_is, switch, value_class,
+                          value_classes)
 from .han import EMOJI, HAN_CHAR
 from .value_types import BANK as _BANK
 from .value_types import INSURER as _INSURER
@@ -127,8 +128,8 @@ _WHEN_WORD = (r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|yesterday|
               r"|january|february|march|april|june|july|august|september|october|november|december)\b")
 
 # First match wins: negations and specific frames before general ones.
-# the pets a Chinese message names, by kind or a common breed
-_PET_ZH = r"(?:猫咪|猫|狗狗|狗|犬|柯基|柴犬|金毛|泰迪|哈士奇|比熊|博美|兔子|兔|鹦鹉|仓鼠|乌龟|龟)"
+# the pets a Chinese message names: the pet value nouns, and the words chat has for them besides ("猫咪", "狗狗")
+_PET_ZH = rf"(?:猫咪|狗狗|犬|比熊|龟|{VALUE_NOUNS['pet'][1]})"
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- negations: they close a value -----------------------------------------------------
     # out of a place or a home, not a room ("moved out of the spare room into the master bedroom")
