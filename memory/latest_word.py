@@ -44,8 +44,8 @@ from .slots import asks_about_before, asks_as_user
 from .two_events import two_events
 
 __all__ = ["ABOUT_ASKING", "CHANGED_TO", "EARLIER_ON_TOPIC", "LATEST_WORD", "LEFT_BEHIND_TOPIC", "SECOND_PERSON",
-           "TIME_OF_ASKING", "TITLED_NAME", "asks_present_state", "asks_yes_no", "latest_word_scores", "names_no_one",
-           "names_something", "topic_words_zh"]
+           "TIME_OF_ASKING", "TITLED_NAME", "asked_characters", "asks_present_state", "asks_yes_no",
+           "latest_word_scores", "names_no_one", "names_something", "topic_words_zh"]
 
 # Cosine between two messages about the same thing, for MiniLM: an update and what it replaces
 # mostly 0.5-0.75 ("member at PureGym" / "cancelled PureGym, signed up at the climbing wall"), two
@@ -100,6 +100,11 @@ _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改�
                         r"|跑(?:去|到)|最近都(?!没|不)"  # "最近跑去超级猩猩上团课了", "最近都跑QQ音乐上听了"
                         # "现在早上都是一杯热豆浆了", "最近早上都是燕麦拿铁了"
                         r"|(?:现在|最近|如今|目前|这阵子)[^，。,！？\s]{0,4}都(?:是|喝|吃|用|去|在|上)"
+                        # "现在去超级猩猩了": now somewhere else, 了 closing the clause; "以后就用这个了", "下个月起去美团"
+                        r"|(?:现在|如今|目前)(?:就|改)?(?:去|在|用|喝|吃|上|找|跟)[^，。,！？\s]{1,12}?了(?=[，。,！？\s]|$)"
+                        r"|以后(?:就|都)(?:用|去|在|找|喝|吃|上|固定)|(?<=[月周天年号日])起(?:去|在|用|改|换|上)"
+                        # a new pastime: "最近迷上了架子鼓", "现在沉迷飞盘"
+                        r"|迷上了?|沉迷|爱上了|入坑"
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)"  # "这学期开始送学校对面的博雅了"
                         r"|第一次(?:去|找)"  # "王医生退休了😭 上周第一次去瑞尔齿科看的陈医生"
                         # a new place named: "新店叫 Nail Bar 7", "新公司在望京"
@@ -247,7 +252,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         if settled:  # a slot's latest statement, unless a later switch names what it held ("乐刻那边…换到了超级猩猩")
             yes_no = asks_yes_no(question)
             return _switch_from_best(index, ids, scores, own_turns(index, ids[: WINDOW + 1], yes_no=yes_no, kin=kin),
-                                     texts, question, yes_no=yes_no)
+                                     texts, question, yes_no=yes_no, rules=rules)
         return _latest_by_topic_words(index, ids, scores, rules, question, texts, kin)
     threshold = SAME_TOPIC.get(embedder_name)
     if threshold is None:
@@ -332,7 +337,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     on_topic = [memory_id for memory_id, count in telling.items() if count == most]
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
-        return _switch_from_best(index, ids, scores, own, texts, question, yes_no=yes_no)
+        return _switch_from_best(index, ids, scores, own, texts, question, yes_no=yes_no, rules=rules)
     holding_a_word = set().union(*holders)
     # a later switch that holds fewer of the words, however low it scores, moves on from it when it shares one with it:
     # "英语课转到学而思了" after "儿子周末在新东方上英语课" for "我儿子现在周末英语在哪上？"
@@ -340,7 +345,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     # "我听歌一直用网易云" for "我现在用哪个app听歌？"
     later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1]]
     switches = texts(later)
-    shared = _asked_characters(question) & set(said.get(latest, ""))
+    shared = asked_characters(question) & set(said.get(latest, ""))
     # and for a yes/no question, a later end that shares such a character: "想了很久，不考了" after "在准备考研" for
     # "我还在准备考研吗"
     switched = [m for m in later if (_ZH_SWITCH.search(switches.get(m, ""))
@@ -360,7 +365,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}, passed
 
 
-def _asked_characters(question: str) -> set[str]:
+def asked_characters(question: str) -> set[str]:
     """The characters of a Chinese question's words that could name a thing: 酒 of "我现在还喝酒吗？", 鱼 of "我阳台上还养着鱼吗？"."""
     return {c for word in tokenize_for_search(question) if word not in _NOT_TOPICS_ZH for c in word
             if HAN_CHAR.match(c)} - _LIGHT_CHARACTERS_ZH
@@ -378,7 +383,7 @@ _THING_TAGS = frozenset(("n", "nz", "nt", "nr", "nw", "vn"))
 
 def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int],
                       texts: Callable[[list[int]], dict[int, str]], question: str, *,
-                      yes_no: bool) -> tuple[dict[int, float], set[int]]:
+                      yes_no: bool, rules: list[bool] = ()) -> tuple[dict[int, float], set[int]]:
     """A Chinese question none of whose topic words the user's turns hold ("我最近在哪家健身房锻炼？" over "办了乐刻的月卡"),
     or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
@@ -396,7 +401,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
         return {}, set()
     said = texts(own)
     topic = topic_words_zh(said.get(ids[0], ""))
-    shared = _asked_characters(question) & set(said.get(ids[0], ""))
+    shared = asked_characters(question) & set(said.get(ids[0], ""))
     asked = _asked_things(question)
     codes = code_shapes(said.get(ids[0], ""))
     # the head of each thing the best match names (a compound's last character: 卡 of 年卡, 班 of 吉他班)
@@ -405,7 +410,10 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     def shares_a_thing(m: int) -> bool:
         return bool(topic & topic_words_zh(said[m]) or codes & code_shapes(said[m]))
 
-    answering = {m for m, score in zip(ids, scores) if score >= ANSWERING_SHARE * scores[0]}
+    # half the best match's score, or the best plain match's when a rule's bonus lifted the best one
+    plain = [score for score, rule in zip(scores[: WINDOW + 1], rules[: WINDOW + 1]) if not rule]
+    bar = ANSWERING_SHARE * (plain[0] if rules and rules[0] and plain else scores[0])
+    answering = {m for m, score in zip(ids, scores) if score >= bar}
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
                   or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))
@@ -416,7 +424,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
                   # for a yes/no question, an end that holds a character of the question's own in its clause or the
                   # one after it ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗"; not "这家店的东西好难吃
                   # 再也不去了" for "我有什么不能吃的东西吗？")
-                  or yes_no and (_asked_characters(question) | heads) & set(_what_an_end_tells(said[m]))
+                  or yes_no and (asked_characters(question) | heads) & set(_what_an_end_tells(said[m]))
                   # or one that opens with a bare end, which ends what is being talked of
                   or yes_no and _BARE_END_ZH.search(said[m])
                   # a switch the ranking puts at half the best match or more answers in its own right, whatever its

@@ -23,8 +23,8 @@ from .extract.word_forms import word_families
 from .graph import LazyGraph, memory_node
 from .index import TYPE_CODES, Filters, HybridIndex
 from .latest_word import (ABOUT_ASKING, CHANGED_TO, EARLIER_ON_TOPIC, LATEST_WORD, LEFT_BEHIND_TOPIC, SECOND_PERSON,
-                          TIME_OF_ASKING, TITLED_NAME, WINDOW, asks_present_state, asks_yes_no, latest_word_scores,
-                          names_no_one, names_something, own_turns, topic_words_zh)
+                          TIME_OF_ASKING, TITLED_NAME, WINDOW, asked_characters, asks_present_state, asks_yes_no,
+                          latest_word_scores, names_no_one, names_something, own_turns, topic_words_zh)
 from .model import ASSISTANT_MARK, MemoryUnit, Provenance, RecallResult, Recollection
 from .slots import (ASKS_NOW, FALLBACKS, HOLDS_MANY, NOT_SLOT_PHRASES, SERVES, SLOT_CUES, SLOT_PHRASES,
                     asks_about_before, asks_as_user)
@@ -81,7 +81,13 @@ _EMPLOYER_NAMED = re.compile(r"\b(?:work(?:s|ed|ing)?|job|role|position|(?:an?|t
                              r" (?:at|for|with) (?!(?:the moment|home"
                              r"|night|least|most|times|work|all|it|that|this|them|me|us|you|ages|now|a while|the weekend)\b)"
                              r"[a-z][\w&'-]+", re.I)
+# the place the user lives, named in any case after the verb: "living in ballard, rent is brutal", "moved to boise"
+_HOME_NAMED = re.compile(r"\b(?:live[sd]?|living|based|settled|moved|moving|relocated|relocating) (?:in|to)"
+                         r" (?!(?:the|a|an|my|our|this|that|here|there|town|fear|hope|denial|sin|peace|style|it"
+                         r"|with)\b)[a-z][\w'-]+", re.I)
 SUPERSEDED = "superseded slot value"
+BEFORE_WINDOW = 5  # the results after a change read for the word it replaced
+_CHANGE_CHARACTERS_ZH = frozenset("之以前原来换改变")  # how a Chinese question asks about before a change
 BEFORE_THE_CHANGE = "held before the change the question asks about"  # why a memory is history
 # A question that adds up across time ("how many times did I …", "how much have I spent in total", "一共") needs
 # a hit in each conversation or note it spans, not several from one: the n-th from one origin keeps
@@ -546,11 +552,12 @@ def names_a_value(text: str, attribute: str) -> bool:
 def _value_words() -> dict[str, tuple[re.Pattern[str], ...]]:
     """Per attribute, the words that name one of its values in any case: a job the lexicon knows or one said in its own
     frame ("im a junior dev"), a person named after the word for them ("my manager priya"), a gym by what it is
-    ("joined puregym")."""
+    ("joined puregym"), a place after the verb of living there ("living in ballard")."""
     from .extract.attributes import GYM_WORD, JOB_WORD  # the statement rules, compiled only when needed
 
     return {"occupation": (JOB_WORD, _SAID_AS_A), "manager": (_MANAGER_NAMED,), "gym": (GYM_WORD,),
-            "employer": (_EMPLOYER_NAMED,), "allergy": (_ALLERGEN_NAMED,)}
+            "employer": (_EMPLOYER_NAMED,), "allergy": (_ALLERGEN_NAMED,),
+            "home_location": (_HOME_NAMED,)}
 
 
 def _names_a_value_plainly(text: str, attribute: str) -> bool:
@@ -808,17 +815,19 @@ def _opens_asking(text: str) -> bool:
 def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dict[int, MemoryUnit], query: str,
                             terms: list[str], attributes: list[str], near: float | None = None) -> list[Candidate]:
     """A question about what held before a change ("我换药之前吃的是什么抗过敏药？") is not answered by the user's word that
-    tells the change ("医生给我换了个药，现在吃依巴斯汀"): when that comes first and one of the next two is the user's
-    earlier word on a topic of the question ("医生开的氯雷他定") or one that names another value of what it asks about
+    tells the change ("医生给我换了个药，现在吃依巴斯汀"): when that comes first and one of the next two that do not ask (of
+    the next BEFORE_WINDOW) is the user's earlier word on a topic of the question ("医生开的氯雷他定", or in Chinese one
+    that holds a character of the question's own words: "每天晚上滴适利达" for "换药之前我滴的是什么眼药水") or one that
+    names another value of what it asks about
     ("my ThinkPad X1 is overheating AGAIN" under "got the new MacBook Pro M3 today!!" for "What laptop was I using before
     I switched to the Mac?"), or whose message is as near the change's as a word the change replaced ("we're with
     octopus for electricity and gas" under "switched energy supplier to EDF": `near`, a cosine of the embedder's), the
     earlier goes first."""
     if (len(top) < 2 or top[0].rule or not (asks_about_before(query) or before_a_change(query))
-            or any(c.memory_id not in units for c in top[:3])):
+            or top[0].memory_id not in units):
         return top
     first = units[top[0].memory_id]
-    ids = [c.memory_id for c in top[:3]]
+    ids = [c.memory_id for c in top[:BEFORE_WINDOW + 1] if c.memory_id in units]
     not_told = _not_told(index, ids)
     from .extract.attributes import tells_a_change  # the statement rules, compiled only when needed
 
@@ -829,10 +838,16 @@ def _told_before_the_change(index: HybridIndex, top: list[Candidate], units: dic
              else word_families(set(terms) - TIME_OF_ASKING - _BEFORE_WORDS))
     words_of = _han_topic_words if chinese else _families_of
     said_at = index.attrs(first.id)[1]
-    for position, c in enumerate(top[1:3], start=1):
+    # the next two of the results that are not questions (the user asking on the topic tells nothing: "眼药水开封后能用多久啊")
+    told = [(position, c) for position, c in enumerate(top[1:BEFORE_WINDOW + 1], start=1)
+            if c.memory_id in units and c.memory_id not in not_told][:2]
+    for position, c in told:
         unit = units[c.memory_id]
-        if (unit.type == "chat_turn" and unit.id not in not_told and index.attrs(unit.id)[1] < said_at
+        if (unit.type == "chat_turn" and index.attrs(unit.id)[1] < said_at
                 and (asked & words_of(unit.content)  # any Chinese word may be a name: its topic words only
+                     # or a character of the question's own words, not of how it asks about a change ("每天晚上滴适利达"
+                     # for "换药之前我滴的是什么眼药水")
+                     or chinese and (asked_characters(query) - _CHANGE_CHARACTERS_ZH) & set(unit.content)
                      or not chinese and (_names_another_value(unit.content, first.content, attributes)
                                          or near is not None and _messages_cosine(index, unit.id, first.id) >= near))):
             moved = replace(c, score=top[0].score * 1.05)  # `_before_the_change` then says why

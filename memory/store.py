@@ -467,6 +467,11 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "这周起住回龙观了"); 不 ending a Chinese clause asks ("剑馆一般周末人多不"); settling somewhere is where the user lives
     # ("终于在成都安顿下来"), and a pet brought home is a pet ("接了只柯基回家")
     ("m055_statement_marks", m008_statement_marks),
+    # stop 64: 几 and a word before 啊 or 呀 asks how many ("入门大概要几节课啊"); 出手了 a thing is sold it ("车出手了");
+    # "landed in a 1br in fremont" and "officially boise people" are where the user lives; what someone got the user is
+    # the user's own ("我妈…给我换了台mate60"); more carriers by name ("on cricket rn", "tello"); a phone plan is the
+    # network's, not the phone's
+    ("m056_statement_marks", m008_statement_marks),
 ]
 
 

@@ -204,5 +204,16 @@ def test_a_chinese_clause_ending_in_bu_asks_yes_or_no(text, asks):
     assert is_question(text) is asks
 
 
+@pytest.mark.parametrize("text, asks", [
+    ("风筝冲浪入门大概要几节课啊", True),  # 几 and a word before 啊 asks how many
+    ("一般要几针呀 怕疼", True),
+    ("等了几分钟啊 终于到了", False),  # after 了 it is a few
+    ("这几天好累啊", False),
+    ("买了几本书", False),
+])
+def test_a_chinese_clause_with_ji_before_a_closing_particle_asks_how_many(text, asks):
+    assert is_question(text) is asks
+
+
 def test_a_chinese_question_ending_in_bu_is_marked_as_asking():
     assert ASKS_MARK in statement_marks("游泳馆一般周末人多不 想去多练练")

@@ -88,6 +88,17 @@ def test_the_word_that_tells_the_change_is_no_answer_to_what_held_before_it(engr
     assert found[0].valid is False
 
 
+def test_the_users_questions_on_the_topic_do_not_hide_the_word_before_the_change(engram):
+    """Two questions about eye drops rank above the user's word on them; they tell nothing, so the word after them,
+    which holds a character of the question's own (滴), is what held before the change."""
+    for day, text in [("2023-02-14", "每天晚上滴噻吗洛尔，滴完眼睛发酸"), ("2023-03-30", "眼药水开封以后能放多久啊"),
+                      ("2023-05-10", "滴眼药水的时候要不要按住眼角"), ("2023-08-22", "医生说眼压还是高，给换成了卡替洛尔，一天两次")]:
+        engram.remember(text, at=at(f"{day}T09:00:00"))
+    found = results_after_all(engram, "换药之前我滴的是什么眼药水")
+    assert "噻吗洛尔" in found[0].unit.content
+    assert found[0].valid is False
+
+
 def test_an_earlier_word_as_near_the_change_as_a_word_it_replaced_answers_what_held_before_it(engram):
     """"giving the tortoise dandelion leaves and mazuri pellets" shares no word with the question and names nothing by a
     capital, but its message is as near the change's as the word a change replaces is (MiniLM cosine ≥ 0.40)."""

@@ -23,12 +23,18 @@ def test_an_ending_verb_before_a_held_values_name_ends_it():
     assert closed_values("Finally quit Acme!", HELD) == [("employer", "Acme Corp")]
     assert closed_values("We rehomed Rufus with my aunt.", HELD) == [("pet", "Rufus")]
     assert closed_values("Gave up herbal tea, too bland.", HELD) == [("drink_preference", "herbal tea")]  # all its words
+    # one value swapped for another: the one before "for"
+    assert closed_values("finally done w/ the move, swapped leeds for bristol", {"home_location": ["Leeds"]}) == [
+        ("home_location", "Leeds")]
+    assert closed_values("Traded the Panda for an e-bike.", HELD) == [("car", "Fiat Panda")]
 
 
 def test_someone_elses_loss_or_a_mere_mention_ends_nothing():
     assert closed_values("My brother sold his Panda.", HELD) == []
     assert closed_values("I parked the Panda at the station.", HELD) == []
     assert closed_values("Sold my old bike.", HELD) == []  # a value with no name needs all its words
+    assert closed_values("Swapped shifts with the Acme night crew.", HELD) == []  # nothing swapped for another
+    assert closed_values("Swapped my bike for the Panda this week.", HELD) == []  # the Panda is what came
     assert closed_values("Did I sell the Panda?", HELD) == []
     assert not may_end("The Panda needs new tyres.") and may_end("Sold the Panda.") and may_end("卡罗拉卖了")
 

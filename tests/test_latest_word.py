@@ -230,6 +230,29 @@ def test_a_later_chinese_ending_on_the_topic_answers_a_yes_no_question(engram, m
     assert LATEST_WORD in result.results[0].why
 
 
+@pytest.mark.parametrize("messages, question, latest", [
+    # now somewhere else, 了 closing the clause
+    (["我每周一三在公司楼下的威尔士撸铁", "健身前喝咖啡有用吗", "现在去一兆韦德了 离地铁近 之前的卡让给同事了"],
+     "我现在在哪家健身？", "一兆韦德"),
+    # from a moment on
+    (["入职腾讯第一周 工位还挺宽敞", "面试的时候怎么谈薪资比较好", "offer签了 下个月起去拼多多 这边交接完就走"],
+     "我现在在哪家公司上班", "拼多多"),
+    # a new pastime taken up
+    (["最近在学尤克里里 每天练半小时", "乐器店的老板推荐我买个调音器", "尤克里里早放下了 最近迷上了手碟 声音太治愈了"],
+     "我现在在学啥乐器", "手碟"),
+    # from now on
+    (["每天早上在瑞幸买一杯生椰拿铁", "咖啡喝多了会心慌吗", "公司楼下开了家Manner 便宜又好喝 以后就在这买了"],
+     "我现在早上在哪买咖啡", "Manner"),
+])
+def test_a_later_chinese_switch_in_more_words_goes_above_the_slots_answer(engram, messages, question, latest):
+    """The slot's rules read the first statement; the later one says the user moved on in words of its own, and its score
+    is half or more of the best match's that no rule lifted."""
+    for message, moment in zip(messages, ("2023-01-30", "2023-03-12", "2024-02-01")):
+        engram.remember(message, at=at(f"{moment}T09:00:00"))
+    result = recalled(engram, question)
+    assert latest in result.results[0].unit.content
+
+
 def test_a_later_statement_that_tells_a_change_is_on_the_topic_at_a_lower_mark(engram):
     """MiniLM puts the two insurance messages at 0.39, under the same-topic mark (0.45): the later one says it
     moved, which is half of saying it is about the same thing."""

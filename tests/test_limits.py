@@ -62,3 +62,15 @@ def test_a_five_megabyte_message_does_not_stop_an_import(tmp_path):
     top = json.loads(cli("recall", "what is my dog called", "--json", home=home).stdout)["results"][0]
     assert "Rex" in top["content"]
     assert cli("check", home=home).returncode == 0
+
+
+def test_a_pasted_document_is_read_for_statement_marks_as_far_as_for_facts():
+    """A message past FACT_CHARS is a pasted document: what it says of the user is read in its first part only, as its
+    facts are, and marking the rest would cost seconds for nothing."""
+    from memory.extract import FACT_CHARS
+    from memory.extract.attributes import statement_marks
+
+    document = words(FACT_CHARS // 6, 5)
+    assert len(document) > FACT_CHARS
+    assert "§home_location" in statement_marks("I moved to Porto last week. " + document)
+    assert "§home_location" not in statement_marks(document + " I moved to Porto last week.")

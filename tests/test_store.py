@@ -272,6 +272,10 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m055_statement_marks", "这款耳机降噪靠谱不", "§asks"),  # 不 ending a clause asks
     ("m055_statement_marks", "我终于在青岛安顿下来了 离海边走路五分钟", "§home_location"),  # settled somewhere
     ("m055_statement_marks", "上周抱了只小橘猫回家 取名叫橙子", "§pet"),  # a pet brought home
+    ("m056_statement_marks", "潜水考证一般要几天啊", "§asks"),  # 几 and a word before 啊
+    ("m056_statement_marks", "车出手了 现在骑电驴上班", "§car~no"),  # 出手了 a thing is sold it
+    ("m056_statement_marks", "lease ran out and we landed in a 2br in ballard", "§home_location"),
+    ("m056_statement_marks", "i'm on tello now, way cheaper", "§mobile_network"),  # a carrier named
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -290,6 +294,8 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m054_statement_marks", "房东要卖房 被迫搬家…结果落脚在静安了", "§others"),  # the user's news after
     ("m055_statement_marks", "sold the hatchback. light rail to the office as of this month, reading > traffic",
      "§told~no"),  # a switch from a moment on, not only an end
+    ("m056_statement_marks", "我爸过年给我换了台小米14 旧的给我妈了", "§others"),  # what someone got the user
+    ("m056_statement_marks", "my phone plan is way too expensive lol", "§phone_model"),  # the network's
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

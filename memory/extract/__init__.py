@@ -13,7 +13,7 @@ from .compress import compress
 from .entities import KnownNames, find_entities, prefetch_entities
 from .search_tokens import tokenize_for_search
 
-__all__ = ["Extractor", "compress", "is_question", "prefetch_entities", "tokenize_for_search"]
+__all__ = ["Extractor", "compress", "is_question", "prefetch_entities", "statement_part", "tokenize_for_search"]
 
 
 # `facts` (and the attribute lexicons it uses) compile some hundred patterns: it is imported where a message is
@@ -43,6 +43,12 @@ def pieces(text: str, limit: int) -> list[tuple[int, int]]:
         start = cut
     out.append((start, len(text)))
     return out
+
+
+def statement_part(text: str) -> str:
+    """The part of a message read for what the user says of themselves: all of it, or the first FACT_CHARS of a very
+    long one (a pasted document is searchable by its words, not a list of things the user said about themselves)."""
+    return text if len(text) <= FACT_CHARS else text[: pieces(text, FACT_CHARS)[0][1]]
 
 
 class Extractor:
@@ -80,13 +86,11 @@ class Extractor:
     def memories(self, text: str, role: str = "user", at: datetime | None = None) -> list[ExtractedMemory]:
         """Memory units stated by the user in a chat message; questions and other roles give none.
 
-        Only the first FACT_CHARS of a very long message are read for facts (a pasted document is
-        searchable by its words, not a list of things the user said about themselves). Relative date
-        words ("two weeks ago", "上个月") resolve against `at`, the message's time."""
+        Only its `statement_part` is read. Relative date words ("two weeks ago", "上个月") resolve against `at`, the
+        message's time."""
         if role != "user" or not text or not text.strip():
             return []
-        if len(text) > FACT_CHARS:
-            text = text[: pieces(text, FACT_CHARS)[0][1]]
+        text = statement_part(text)
         from .facts import find_statements, to_memories
 
         text = text.replace("’", "'").replace("‘", "'")

@@ -106,7 +106,8 @@ _GYM = (r"(?:\w*gym\b|fitness (?:club|centre|center|first)|\w+ fitness\b|oranget
 GYM_WORD = re.compile(_GYM, re.I)  # "joined puregym": a gym named by what it is
 _DRINK_NOUN = (r"(?:caffeine|coffee|tea|decaf|alcohol|booze|drinking|fizzy drinks|energy drinks|cola|coke|diet coke|soda|beer|wine"
                r"|lager|spirits|sugar in my tea|milk|lattes?|espressos?|cappuccinos?)")
-_HOME_NOUN = r"(?:flat|house|apartment|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat)"
+_HOME_NOUN = (r"(?:flat|house|apartment|apt|place|home|condo|studio|bungalow|cottage|houseboat|narrowboat|townhouse"
+              r"|duplex|[1-5] ?br|[1-5]-?bed(?:room)?|(?:one|two|three)-bed(?:room)?)")
 _CAR_BRANDS = (r"(?:Toyota|Honda|Tesla|Ford|BMW|Audi|Volkswagen|VW|Kia|Hyundai|Volvo|Mazda|Subaru|Nissan|Renault"
                r"|Peugeot|Citro[eë]n|Fiat|Skoda|Škoda|Mercedes(?:-Benz)?|Porsche|Jeep|Mini|Polestar|BYD|Chevrolet|Chevy"
                r"|Lexus|Jaguar|Land Rover|Range Rover|Suzuki|Mitsubishi|Dacia|Seat|Vauxhall|Opel|Rivian|Lucid|NIO)")
@@ -522,7 +523,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
     r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
-    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|出掉了|转掉了|戒了|不学了|不练了|不弹了|送人了"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|出掉了|出手了|转掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|退掉了|不干了|又抽(?:到|上|了)|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
@@ -658,6 +659,7 @@ _NEGATION = re.compile(
     r"(?:membership|subscription|sub|plan|deliveries|account|profile|contract|policy|direct debit"
     r"|lessons|class(?:es)?|course))\b"
     r"|不再|戒烟|戒酒|滴酒不沾|没碰|没有了|放弃|卖了|卖掉|赎回|清仓|割肉|送人|送走|送给.{1,4}养|(?:都|全)送给|送(?:去|到)[^，。,！？\s]{1,8}?养|出掉|走了|没了|搬走|搬离|离职|辞职|辞掉|辞了|分手|离婚"
+    r"|(?<![他她你它])出手了"  # 出手了 a thing is sold it ("车出手了"; not "他出手了", someone made a move)
     r"|戒了|戒掉|退掉|转给别人|转让出去|转让掉|转手了|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     # "帐篷送给我表弟了", the user's own shop closed ("小店关了"), retired ("正式退休啦"), "那个云盘订阅我退了"
     r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
@@ -726,9 +728,13 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       # "new address as of saturday: Portobello" (not a new email address)
                       r"|new (?:home |postal )?address(?=\s+as of|\s*$)"  # read in its clause, before the colon
                       # the move itself: "movers dropped everything off", "unpacked the last box", "oregon people now"
-                      r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) now|residents? of"
+                      r"|movers|unpacked (?:the )?(?:last )?box(?:es)?|[a-z]+ (?:people|locals|residents) (?:now|as of)"
+                      r"|residents? of"
+                      # "officially boise people", "lease ended and we landed in a 1br in fremont"
+                      r"|officially [a-z]+ (?:people|locals|residents)"
+                      r"|(?:landed|ended up|wound up) (?:in|at) (?:a|an|the|our|my) (?:[\w-]+ ){0,2}?" + _HOME_NOUN
                       # "14 inches overnight here in Duluth": where the user is, not on a trip
-                      r"|here in (?-i:[A-Z][a-z]+)(?! (?:for|on|till|until) )"
+                      + r"|here in (?-i:[A-Z][a-z]+)(?! (?:for|on|till|until) )"
                       # "my first flat was in Camden", "our old house is in Leith"
                       r"|(?:our|my) (?:first|old|previous|last|current|new) (?:place|flat|house|home|apartment) (?:was|is) in"
                       r"|back (?:with|at) my (?:parents|mum|dad|mom|folks)"
@@ -830,7 +836,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian)\w*"
             r"(?! (?:insurance|loan|payment|wash|park|keys?|seats?)\b))\b",
-            r"开一辆|开的是|买了一辆|换了一辆|我的车|提车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废)"
+            r"开一辆|开的是|买了一辆|换了一辆|我的车|提车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废|出手)"
             r"|卖了车|没有?车了|不开车了"),
     "commute": (r"\b(?:commut\w*|(?:get|take|catch|ride|hop on) (?:the |a )?(?:bus|train|tram|tube|metro|ferry|subway)"
                 r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:it |her |him |my [\w-]+ )?(?:in )?"
@@ -843,7 +849,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"|(?:每天|天天|每日)[\u4e00-\u9fff]{0,3}?(?:挤|坐|搭|乘|骑)(?:\d+号线|地铁|公交|轻轨|班车|电动车|小电驴)"
                 r"|(?:坐|搭|乘|挤)(?:地铁)?\d+号线|\d+号线转(?:地铁)?\d+号线"),
     "phone_model": (r"\b(?:iphone|android|pixel|galaxy|smartphone|(?:new|old) (?:phone|mobile)|phone)(?:\d+\w*)?\b"
-                    r"(?!\s+(?:number|" + MODIFIED_HEADS + r")s?\b)",
+                    # "my phone plan is sooo expensive" is the network's
+                    r"(?!\s+(?:number|plan|contract|tariff|provider|carrier|signal|" + MODIFIED_HEADS + r")s?\b)",
                     r"手机(?!号)|(?:华为|小米|红米|荣耀|一加|魅族|三星|OPPO|oppo|vivo|苹果)\s*(?:[A-Za-z]+\s*)?\d+"),
     "instrument": (r"\b(?:play(?:ing)? the|learning the|took up the|gave up the)\s+(?:" + _PLAYED + r"|bass)\b"
                    # "started piano lessons", "gave up on guitar", "cello practice every night"
@@ -1190,7 +1197,9 @@ def ended_things(text: str) -> list[str]:
     return [m["thing"] or m["handed"] for m in _ENDED_THING.finditer(_told(text))]
 
 
-_THREE_WORDS = re.compile(r"(?:[^\w.!?。！？]+[\w'&-]+){0,3}")  # within its sentence
+# within its sentence, the little words of a phrase not counted: "bowed out of the wed campaign"
+_LITTLE_WORD = r"(?:of|the|a|an|my|our|his|her|their|that|this|from|out|off|up|with|on|in|at|to)"
+_THREE_WORDS = re.compile(r"(?:[^\w.!?。！？]+(?:" + _LITTLE_WORD + r"\b[^\w.!?。！？]+)*[\w'&-]+){0,3}", re.I)
 _THREE_WORDS_BEFORE = re.compile(r"(?:[\w'&-]+[^\w.!?。！？]+){0,3}$")  # ... and before a point of it
 # an end told of the thing itself, which stands before it: "my tuesday class got axed", "my old dentist retired"
 _ENDED_OF_ITSELF = re.compile(r"\b(?:(?:got|was|were|been|is|are) (?:axed|cancell?ed|canceled|scrapped"
@@ -1227,9 +1236,12 @@ def statement_marks(text: str) -> list[str]:
     """Search tokens that mark a user's statement about each attribute it speaks of ("§home_location", "§pet~no"),
     a message about someone else (`OTHERS_MARK`: "My sister's on the keto diet, any recipes?"), one that only asks
     (`ASKS_MARK`: "what's a decent interest rate for a savings account?") and one that opens by asking and only then
-    tells (`ASKS_FIRST_MARK`: "any VPN provider recommendations? my work one is awful")."""
+    tells (`ASKS_FIRST_MARK`: "any VPN provider recommendations? my work one is awful"). A very long message is read
+    for them as for facts (`statement_part`)."""
+    from . import statement_part
     from .facts import asks_only, opens_asking  # facts reads this module's rules
 
+    text = statement_part(text)
     topics = statement_topics(text)
     # the user only reacting to someone else ("… i genuinely don't know how she does it") tells nothing of their own
     reacts_only = speaks_only_of_them(text) and all(name in ("said", "told") for name, _ in topics)

@@ -18,6 +18,7 @@ from .han import HAN_CHAR
 __all__ = ["closed_values", "may_end", "names_either"]
 
 _ENDING_VERBS_EN = (r"sold|got rid of|gave away|given away|gave up|given up|quit|ditched|cancell?ed|rehomed|re-homed"
+                    r"|swapped|traded"  # "swapped leeds for bristol" ends leeds
                     r"|scrapped|broke up with|split up with|split from|divorced|moved out of|moved away from|resigned from")
 _LEAD_EN = r"^(?:(?:so|and|but|well|finally|just|also|then|recently|eventually|actually|yesterday|today)\s+)*"
 _ENDING_EN = re.compile(
@@ -34,6 +35,8 @@ _GONE_SUBJECT_EN = re.compile(
     re.I)
 _GONE_ZH = r"走了|去世了|过世了|死了|没了|跑丢了|走丢了"
 _ANY_GONE_ZH = re.compile(_GONE_ZH)
+_SWAPPED = re.compile(r"\b(?:swapped|traded)$", re.I)
+_FOR = re.compile(r"\s+for\s+", re.I)
 _ANY_ENDING_EN = re.compile(rf"\b(?:{_ENDING_VERBS_EN}|{_GONE_EN})\b", re.I)
 _ENDING_ZH = re.compile(r"卖了|卖掉了|卖掉|送人了|送走了|不要了|退掉了|退了|辞了|辞掉了|离开了|分手了|离婚了|戒掉了|戒了|搬离了|搬出了")
 _GONE_ZH_LEAD = re.compile(r"^(?:我们?家的?|家里的?|我们?的)?")
@@ -84,7 +87,11 @@ def _ended_part(clause: str) -> str | None:
             return None
         return clause  # the value stands before the verb ("卡罗拉卖了") or after it ("卖了卡罗拉")
     m = _ENDING_EN.match(clause)
-    return clause[m.end():] if m else None
+    if m is None:
+        return None
+    if _SWAPPED.search(m.group()):  # "swapped leeds for bristol": what went is what stands before "for"
+        return _FOR.split(clause[m.end():], maxsplit=1)[0] if _FOR.search(clause, m.end()) else None
+    return clause[m.end():]
 
 
 def names_either(a: str, b: str) -> bool:

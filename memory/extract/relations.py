@@ -105,6 +105,9 @@ _USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*
 # my carrier now"
 _USERS_OWN_NOW = re.compile(r"\b(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile )?(?:carrier|network|provider|bank|gym"
                             r"|dentist|doctor|gp|landlord|landlady|insurer|supplier|broadband)(?: now)?\b", re.I)
+# what someone got the user, in any clause: "我妈…圣诞直接给我换了台mate60", "my bf surprised me w/ a UV-10"
+_GOT_THE_USER = re.compile(r"给我(?:换|买|配|装|办|订|报)了|\b(?:got|bought|surprised|gifted) me (?:w/ |with )?(?:a|an|the|my)\b",
+                           re.I)
 
 
 def says_of_user(clause: str) -> bool:
@@ -155,7 +158,7 @@ def about_someone_else(text: str) -> bool:
     text = _REMINDER_LEAD.sub("", text.strip(), count=1)  # "need to remember my mom's bday is june 12"
     text = _REACTION_END.sub("", text)
     clauses = [c.strip() for c in _CLAUSE.split(text) if c.strip()]
-    if any(_USER_SUBJECT.match(c) or _USERS_OWN_NOW.search(c) for c in clauses[1:]):
+    if any(_USER_SUBJECT.match(c) or _USERS_OWN_NOW.search(c) for c in clauses[1:]) or _GOT_THE_USER.search(text):
         return False
     if _ON_BEHALF.search(text):
         return True

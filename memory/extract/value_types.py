@@ -32,7 +32,11 @@ LANGUAGE = (r"(?:spanish|french|german|italian|portuguese|japanese|korean|mandar
 NETWORK = (r"giffgaff|(?-i:EE)|(?<=on |to )ee|(?<=with )ee|o2|vodafone|(?-i:Three)|lebara|lycamobile|tesco mobile|sky mobile|smarty|voxi|id mobile"
            r"|verizon|at&t|t-mobile|mint mobile|cricket wireless|jio|airtel|telstra|optus"
            r"|visible(?= by verizon)|visible wireless"
-           r"|google fi|boost mobile|straight talk|us mobile")
+           r"|google fi|boost mobile|straight talk|us mobile"
+           # more of the carriers people name: "on cricket rn" (not the game: only after on or with)
+           r"|(?<=on |to )mint|(?<=with )(?:cricket|mint)|(?<=on )cricket|metro ?pcs|metro by t-mobile|tracfone"
+           r"|consumer cellular|xfinity mobile|spectrum mobile|red pocket|total wireless|tello|ultra mobile|bt mobile"
+           r"|virgin mobile|asda mobile|talkmobile|1p mobile|honest mobile|spusu")
 DIET = (r"(?:vegetarian|veggie|vegan|pescatarian|flexitarian|carnivore|keto|paleo|gluten[- ]free|dairy[- ]free"
         r"|plant[- ]based)")
 # the way to work by its verb ("driving to work on the 405", "biking to work"); its nouns are the commute's value nouns
