@@ -275,23 +275,24 @@ def test_chinese_home_said_with_zhu_is_history_after_a_move(engram):
     assert not by_text(found, "望京").valid
 
 
-def test_a_home_named_in_lower_case_is_history_after_a_move(engram):
-    """"living in ballard" names no place by a capital; the place after the verb of living is the value replaced."""
-    engram.remember("living in capitol hill, the noise on fridays is unreal", at=at("2023-05-02T09:00:00"))
-    engram.remember("tips for making friends in a new neighbourhood?", at=at("2023-08-20T09:00:00"))
-    engram.remember("lease was up so we landed in a 1br in columbia city, so much calmer", at=at("2024-01-14T09:00:00"))
-    found = results_after_all(engram, "which neighbourhood do i live in now?")
-    assert "columbia city" in found[0].unit.content
-    assert by_text(found, "capitol hill").valid is False
-
-
-def test_a_phone_someone_got_the_user_is_their_latest(engram):
-    engram.remember("我的小米11充电口松了 插着线都断断续续的", at=at("2023-04-02T09:00:00"))
-    engram.remember("手机贴膜是钢化膜好还是水凝膜好", at=at("2023-09-10T09:00:00"))
-    engram.remember("我爸过年给我换了台华为p60 旧的那台给我妈用了", at=at("2024-02-12T09:00:00"))
-    engram.remember("手机内存满了怎么清理比较好", at=at("2024-03-01T09:00:00"))
-    found = results_after_all(engram, "我现在用的什么手机")
-    assert "p60" in found[0].unit.content
+@pytest.mark.parametrize("said, question, first, left_behind", [
+    # "living in capitol hill" names no place by a capital: the place after the verb of living is the value replaced
+    ([("2023-05-02", "living in capitol hill, the noise on fridays is unreal"),
+      ("2023-08-20", "tips for making friends in a new neighbourhood?"),
+      ("2024-01-14", "lease was up so we landed in a 1br in columbia city, so much calmer")],
+     "which neighbourhood do i live in now?", "columbia city", "capitol hill"),
+    # what someone got the user is the user's own latest word, though the message opens with someone else
+    ([("2023-04-02", "iphone12电池健康只剩80了 一天两充"), ("2023-09-10", "手机贴膜是钢化膜好还是水凝膜好"),
+      ("2024-02-12", "我爸嫌我卡 生日直接给我换了台k70 旧的留给我奶奶了"), ("2024-03-01", "手机内存满了怎么清理比较好")],
+     "我现在用的什么手机", "k70", "iphone12"),
+])
+def test_a_move_in_lower_case_or_a_phone_someone_got_the_user_is_their_latest(engram, said, question, first,
+                                                                              left_behind):
+    for day, text in said:
+        engram.remember(text, at=at(f"{day}T09:00:00"))
+    found = results_after_all(engram, question)
+    assert first in found[0].unit.content
+    assert by_text(found, left_behind).valid is False
 
 
 def test_chinese_membership_given_back_answers_a_yes_no_question(engram):
