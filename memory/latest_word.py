@@ -392,7 +392,8 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     behind when it is the user's own; for a yes/no question, so does a later end that holds a character of the
     question's words ("戒了 已经三个月没抽了" after "一天差不多半包烟" for "我现在还抽烟吗") or the head of a thing the best match
     names ("卡退掉了" after "办了楼下乐刻的月卡" for "我现在还去健身房吗"); and so does a later switch the ranking puts at half the
-    best match or more, whatever its words ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办"). When none is later and the best
+    best match or more (of the best match no rule lifted, when a slot rule's bonus lifted it: "现在去超级猩猩了" over
+    "我每周二四在楼下乐刻撸铁"), whatever its words ("最后还是改成普吉岛" after "我们婚礼就在巴厘岛办"). When none is later and the best
     match itself ends something, for a yes/no question ("鱼都送给楼下小孩了" for "我阳台上还养着鱼吗？"), the user's earlier
     turns on its topic are left behind by it."""
 
