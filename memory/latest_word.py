@@ -263,8 +263,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     vectors = _MessageVectors(index, names, texts)
     news = _news_of_the_users(index, vectors, [memory_id for memory_id, _, _ in window]) - told
     told |= news
-    plain = [score for _, score, rule in window if not rule]
-    best = plain[0] if rules[0] and plain else scores[0]
+    best = _unlifted_best(scores, rules)
     later_ones = [memory_id for memory_id, score, _ in window if memory_id in told and score >= RELEVANT_SHARE * best]
     own = set(own_turns(index, ids[: WINDOW + 1], yes_no=True, kin=kin))
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
@@ -321,8 +320,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     if not topics:
         return {}, set()
     window = list(zip(ids[: WINDOW + 1], scores[: WINDOW + 1], rules[: WINDOW + 1]))
-    plain = [score for _, score, rule in window if not rule]
-    floor = RELEVANT_SHARE * (plain[0] if rules[0] and plain else scores[0])
+    floor = RELEVANT_SHARE * _unlifted_best(scores, rules)
     relevant = {memory_id for memory_id, score, _ in window if score >= floor}
     yes_no = asks_yes_no(question)
     own_in_window = own_turns(index, ids[: WINDOW + 1], yes_no=yes_no, kin=kin)
@@ -365,6 +363,13 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     return {sibling: scores[0] * 1.05 for sibling in index.same_message(latest)}, passed
 
 
+def _unlifted_best(scores: list[float], rules: list[bool]) -> float:
+    """The best match's score, or when a rule's bonus lifted it, the best score in the window that no rule lifted: what a
+    later word must reach a share of."""
+    plain = [score for score, rule in zip(scores[: WINDOW + 1], rules[: WINDOW + 1]) if not rule]
+    return plain[0] if rules[0] and plain else scores[0]
+
+
 def asked_characters(question: str) -> set[str]:
     """The characters of a Chinese question's words that could name a thing: 酒 of "我现在还喝酒吗？", 鱼 of "我阳台上还养着鱼吗？"."""
     return {c for word in tokenize_for_search(question) if word not in _NOT_TOPICS_ZH for c in word
@@ -383,7 +388,7 @@ _THING_TAGS = frozenset(("n", "nz", "nt", "nr", "nw", "vn"))
 
 def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int],
                       texts: Callable[[list[int]], dict[int, str]], question: str, *,
-                      yes_no: bool, rules: list[bool] = ()) -> tuple[dict[int, float], set[int]]:
+                      yes_no: bool, rules: list[bool]) -> tuple[dict[int, float], set[int]]:
     """A Chinese question none of whose topic words the user's turns hold ("我最近在哪家健身房锻炼？" over "办了乐刻的月卡"),
     or one a slot rule answered by a statement its words know: the user's latest later turn that switches to something
     ("…上周换到了超级猩猩") or, for a yes/no question, ends something ("乐刻卡到期没续，实在去不动了") and shares a word
@@ -411,9 +416,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     def shares_a_thing(m: int) -> bool:
         return bool(topic & topic_words_zh(said[m]) or codes & code_shapes(said[m]))
 
-    # half the best match's score, or the best plain match's when a rule's bonus lifted the best one
-    plain = [score for score, rule in zip(scores[: WINDOW + 1], rules[: WINDOW + 1]) if not rule]
-    bar = ANSWERING_SHARE * (plain[0] if rules and rules[0] and plain else scores[0])
+    bar = ANSWERING_SHARE * _unlifted_best(scores, rules)
     answering = {m for m, score in zip(ids, scores) if score >= bar}
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])

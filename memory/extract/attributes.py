@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import statement_part
 from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD,
                         WORKPLACE_PEOPLE, about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
 from .typos import typed_right
@@ -1238,7 +1239,6 @@ def statement_marks(text: str) -> list[str]:
     (`ASKS_MARK`: "what's a decent interest rate for a savings account?") and one that opens by asking and only then
     tells (`ASKS_FIRST_MARK`: "any VPN provider recommendations? my work one is awful"). A very long message is read
     for them as for facts (`statement_part`)."""
-    from . import statement_part
     from .facts import asks_only, opens_asking  # facts reads this module's rules
 
     text = statement_part(text)

@@ -90,7 +90,8 @@ def _ended_part(clause: str) -> str | None:
     if m is None:
         return None
     if _SWAPPED.search(m.group()):  # "swapped leeds for bristol": what went is what stands before "for"
-        return _FOR.split(clause[m.end():], maxsplit=1)[0] if _FOR.search(clause, m.end()) else None
+        swapped = _FOR.split(clause[m.end():], maxsplit=1)
+        return swapped[0] if len(swapped) == 2 else None
     return clause[m.end():]
 
 
