@@ -23,10 +23,13 @@ and shares a word or a pair of characters with the best match ("办了乐刻的�
 that names a thing ("酒我戒了" after "每晚喝两罐啤酒"), a pair of characters of a thing the question names ("健身卡…终于退掉了"
 for "我还在健身房练吗") or a code of the same shape ("B1-032" after "B2-117"), goes above it.
 In English, a later change whose object is a word of the best match's message ("switched physios" after "seeing a physio
-called marco") is on its topic however far apart their vectors are. A change told with no person as its subject and of
-no one else ("the slip fees went up again so she lives at pelican cove now") is the user's news of their own things:
-a later word too, on the topic by meaning, by a name or by answering the question in its own right (not by a word it
-shares), never above a slot rule's answer, and leaving behind only what it was raised over.
+called marco") is on its topic however far apart their vectors are, and so, for a yes/no question, is a later end that
+shares a word of its own with it ("hung up the boots … me and 5-a-side" after "5-a-side tonight"); a name said by its
+initials is the same one ("the VMP sub" after "Vinyl Me Please"). A question whether something still holds asks about
+now, whatever past word it holds ("do i still own that beatles first press?"). A change told with no person as its
+subject and of no one else ("the slip fees went up again so she lives at pelican cove now") is the user's news of their
+own things: a later word too, on the topic by meaning, by a name or by answering the question in its own right (not by a
+word it shares), never above a slot rule's answer, and leaving behind only what it was raised over.
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ from typing import Callable
 import numpy as np
 
 from .extract import tokenize_for_search
-from .extract.han import HAN_CHAR, han_pairs, han_tagged
+from .extract.han import HAN_CHAR, OLD_ONE_PASSED_ON_ZH, han_pairs, han_tagged
 from .extract.relations import ASKS_MARK, OTHERS_MARK, QUESTIONS_MARK
 from .extract.word_forms import word_families
 from .model import ASSISTANT_MARK
@@ -84,6 +87,10 @@ EARLIER_ON_TOPIC = "earlier word on the topic of the latest"  # why a memory is 
 # Past tense and periods, beyond the slot rules' cues for "before"
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|ago|passed|elapsed|first|initially|last (?:year|month|week|time)"
                          r"|back (?:then|when|in)|at (?:the|that) time)\b|当时|那时", re.I)
+# ... but a question that asks whether something still holds asks about now, whatever else it names ("do i still own
+# that beatles first press?", "do I still have the bike I bought two years ago?"), unless it asks in the past tense
+_STILL_NOW = re.compile(r"\b(?:still|anymore|any more|currently|nowadays|right now)\b", re.I)
+_PAST_VERB = re.compile(r"\b(?:did|was|were|had)\b", re.I)
 # a question that sums up a period ("how many weddings have I been to this year", "in the past three months")
 # asks about everything said in it, not about the latest word
 _PERIOD = re.compile(r"\b(?:in|over|during|for) the (?:past|last)\b|\bso far\b|\bin total\b|\baltogether\b"
@@ -98,6 +105,8 @@ _LIGHT_CHARACTERS_ZH = frozenset("喝吃用去来买卖看玩做上下打听学�
 # switching to something: "上周换到了超级猩猩", "改成了燕麦奶", "跳槽去了美团", "把照片全迁到阿里云盘了"
 _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改用|转到|转去|跳槽|搬到|搬去|迁到|迁去|调到|调去"
                         r"|跑(?:去|到)|最近都(?!没|不)"  # "最近跑去超级猩猩上团课了", "最近都跑QQ音乐上听了"
+                        # "这俩月都骑小电驴上班了"; "入了KEF LS50 之前那对送表弟了": the old one passed on
+                        r"|这(?:俩|两|几)个?(?:月|礼拜|星期|周)都(?!没|不)|" + OLD_ONE_PASSED_ON_ZH +
                         # "现在早上都是一杯热豆浆了", "最近早上都是燕麦拿铁了"
                         r"|(?:现在|最近|如今|目前|这阵子)[^，。,！？\s]{0,4}都(?:是|喝|吃|用|去|在|上)"
                         # "现在去超级猩猩了": now somewhere else, 了 closing the clause; "以后就用这个了", "下个月起去美团"
@@ -176,7 +185,8 @@ def _tells_a_change(text: str) -> bool:
 def asks_present_state(question: str) -> bool:
     """A question about how things are, not were, put to the user's memory: in the first person ("what do I drive now",
     "我现在住哪") or naming no one ("who insures the van these days")."""
-    past = (asks_about_before(question) or _PAST_TENSE.search(question) or _PERIOD.search(question)
+    past_words = _PAST_TENSE.search(question) and not (_STILL_NOW.search(question) and not _PAST_VERB.search(question))
+    past = (asks_about_before(question) or past_words or _PERIOD.search(question)
             or two_events(question) is not None)  # "how many days passed between …", "which came first, … or …"
     return (asks_as_user(question) or names_no_one(question)) and not past
 
@@ -224,6 +234,20 @@ def code_shapes(text: str) -> set[str]:
     four characters or more only, not "4B" or "5k"."""
     return {re.sub(r"\d", "9", re.sub(r"[A-Za-z]", "A", code)) for code in _CODE.findall(text)
             if len(code.replace("-", "")) >= 4}
+
+
+# a name in capitals of two to five letters, and a name of two to five capitalised words
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+_CAPITALISED_WORDS = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+){1,4}\b")
+
+
+def initials_meet(one: str, other: str) -> bool:
+    """Whether one text names by its initials what the other names in full: "cancelled the VMP sub" and "signed up for
+    Vinyl Me Please"."""
+    def initials(text: str) -> set[str]:
+        return {"".join(word[0] for word in name.split()) for name in _CAPITALISED_WORDS.findall(text)}
+
+    return bool(set(_ACRONYM.findall(one)) & initials(other) or set(_ACRONYM.findall(other)) & initials(one))
 
 
 def asks_yes_no(question: str) -> bool:
@@ -287,7 +311,7 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         later_ones = [m for m in later_ones if not vectors.asks(m) or vectors.tells_a_change(m) or vectors.names(m)]
     for _ in range(HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name], asked,
-                                answering, news, names_a_value=names_a_value if settled else None)
+                                answering, news, names_a_value=names_a_value if settled else None, yes_no=yes_no)
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind
@@ -470,7 +494,7 @@ def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
                     threshold: float, change_threshold: float, asked: set[str] = frozenset(),
                     answering: set[int] = frozenset(), news: set[int] = frozenset(),
-                    names_a_value: Callable[[int], bool] | None = None) -> int | None:
+                    names_a_value: Callable[[int], bool] | None = None, yes_no: bool = False) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared; closer than
     `threshold`, or than `change_threshold` for one that tells a change, or naming the same one); or one that tells a
     change, asks nothing and answers the question in its own right: one of `answering` that names something ("had to
@@ -478,9 +502,12 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     "got a new ergonomic mouse for my desk" for "which hand do I write with?"), or one that shares with
     `anchor` a word of the question's (`asked`, word families: "Dr. Kwame Mensah is taking over as my primary
     supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD now?"), or whose change
-    acts on a word of `anchor`'s ("had to drop the lessons" after "guitar lessons w marco every tuesday"). A word
-    with no person as its subject (`news`) is never on the topic by a word it shares: "the street party got rained off"
-    shares "street" with "new flat is on Dalton Street" and is no word on where the user lives."""
+    acts on a word of `anchor`'s ("had to drop the lessons" after "guitar lessons w marco every tuesday"), or, for a
+    `yes_no` question, that ends something and shares a word of its own with `anchor` ("so that's it for me and
+    5-a-side, hung up the boots" after "5-a-side tonight"). Two messages name the same one also by its initials
+    ("cancelled the VMP sub" after "signed up for Vinyl Me Please"). A word with no person as its subject (`news`) is
+    never on the topic by a word it shares: "the street party got rained off" shares "street" with "new flat is on Dalton
+    Street" and is no word on where the user lives."""
     start = index.attrs(anchor)
     if start is None:
         return None
@@ -492,7 +519,9 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
                                                     or names_a_value is not None and names_a_value(candidate)
                                                     and _names_the_new_value(vectors.text(candidate)))
                         or candidate not in news and (asked & vectors.families(candidate) & vectors.families(anchor)
-                                                      or vectors.changed_words(candidate) & vectors.topic_words(anchor)))
+                                                      or vectors.changed_words(candidate) & vectors.topic_words(anchor)
+                                                      or yes_no and vectors.tells_an_end(candidate)
+                                                      and vectors.topic_words(candidate) & vectors.topic_words(anchor)))
                     and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]
@@ -560,6 +589,10 @@ class _MessageVectors(dict):
         """Whether a memory's text says something changed or ended ("i moved us over to aetna")."""
         return _tells_a_change(self.text(memory_id))
 
+    def tells_an_end(self, memory_id: int) -> bool:
+        """Whether a memory's text says something ended ("hung up the boots")."""
+        return _tells_an_end(self.text(memory_id))
+
     def asks(self, memory_id: int) -> bool:
         """Whether a memory's text asks something in any clause."""
         return _asks_anything(self.text(memory_id))
@@ -573,7 +606,7 @@ class _MessageVectors(dict):
     def share_a_name(self, one: int, other: int) -> bool:
         """Whether two memories' messages name the same one ("I ride a Brompton to the station" / "sold the
         Brompton"): the same thing, however far apart their meaning."""
-        return bool(self.names(one) & self.names(other))
+        return bool(self.names(one) & self.names(other)) or initials_meet(self.text(one), self.text(other))
 
     def __missing__(self, memory_id: int) -> np.ndarray:
         self[memory_id] = self.index.vectors_of(self.index.same_message(memory_id))

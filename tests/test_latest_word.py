@@ -438,3 +438,51 @@ def test_a_later_turn_that_names_only_the_kind_of_value_stays_below_a_slots_answ
                             "descale a kettle", "what's a good sleep routine for rotating shifts",
                             "my hospital badge stopped working, write an email to security asking for a new one"])
     assert "Mercy General" in results_after_all(engram, "which hospital do i work at?")[0].unit.content
+
+
+@pytest.mark.parametrize("messages, question, new, old", [
+    # a name said by its initials is the same one ("RCM" of "Roast Club Monthly")
+    (["signed up for Roast Club Monthly!! first bag comes next week", "how long do coffee beans stay fresh once opened",
+      "cancelled the RCM sub, money is tight this month", "best grinder under 100 bucks?"],
+     "am i still getting a monthly coffee subscription?", "cancelled the RCM sub", "Roast Club Monthly"),
+    # for a yes/no question, a later end that shares a word of its own with the best match
+    (["signed up for the thursday pottery wheel class at the community centre",
+      "how do i stop my bowls cracking in the kiln",
+      "wrist is wrecked so thats it for me and pottery, hung up my apron", "any good podcasts for long drives?"],
+     "am i still in a pottery class?", "hung up my apron", "wheel class"),
+    # a question whether something still holds asks about now, though it says "first"
+    (["found a first edition of Dune at a charity shop for £5!!",
+      "how should i store old paperbacks so they don't yellow", "rent was brutal so i let the dune go on ebay, £400"],
+     "do i still have that first edition dune?", "let the dune go", "charity shop"),
+    # the old one passed on, so a new one came: a change, and a switch from the best match
+    (["显示器用的是一台戴尔P2419 够用", "显示器挂灯有必要买吗", "咬咬牙入了LG 27UP850的显示器 之前那台送同事了"], "我现在用的什么显示器", "LG",
+     "戴尔"),
+    (["客厅配了对惠威的书架音响 凑合听听", "唱片多久清洁一次啊", "咬咬牙入了一对JBL L100 之前那对送我弟了 声音差太多了真的",
+      "音响放书架上要不要垫脚钉"], "我现在用的什么音响", "JBL", "惠威"),
+    # someone who took the user along: the user's own news
+    (["这阵子固定去三里屯那个周五的开放麦", "开放麦冷场了咋办", "朋友拉我去了东四一个酒吧的麦 以后就在那儿演了"], "我最近一般在哪演开放麦", "东四",
+     "三里屯"),
+])
+def test_a_later_word_in_more_words_goes_above_what_it_replaced(engram, messages, question, new, old):
+    check_latest_first_and_earlier_behind(engram, messages, question, new, old)
+
+
+def test_initials_meet_the_name_they_stand_for():
+    from memory.latest_word import initials_meet
+
+    assert initials_meet("cancelled the VMP sub", "signed up for Vinyl Me Please!!")
+    assert initials_meet("signed up for Vinyl Me Please!!", "cancelled the VMP sub")
+    assert not initials_meet("cancelled the VMP sub", "signed up for Vinyl Records Monthly")
+
+
+@pytest.mark.parametrize("text, switches", [
+    ("这俩月都骑小电驴上班了 比地铁还快", True),  # the last few months, as 最近都
+    ("这几周都在家附近的游泳馆游", True),
+    ("这俩月都没怎么骑车", False),  # nothing done is no switch
+    ("入了对新音箱 之前那对送我表弟了", True),  # the old one passed on
+    ("之前那对还在用 挺好的", False),
+])
+def test_more_chinese_switches(text, switches):
+    from memory.latest_word import _ZH_SWITCH
+
+    assert bool(_ZH_SWITCH.search(text)) is switches

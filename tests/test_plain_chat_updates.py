@@ -378,6 +378,8 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("钢琴课退了，孩子实在不喜欢", "§instrument~no"),  # lessons given up
     ("我买了5万的易方达蓝筹精选，拿着看看", "§investment"),  # a fund held
     ("那个基金我全部赎回了，亏了二十个点，不玩了", "§investment~no"),
+    ("morning!! just got off the overnight at St Jude's ICU, wrecked", "§employer"),  # a shift ended, at a name
+    ("my neighbor volunteers with habitat, she roped me into carrying drywall one time", "§others"),  # a favour once
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -393,6 +395,12 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
     ("the kid i tutor says his dentist gives out stickers, why doesnt mine", "§dentist"),  # the kid's dentist
     ("我爸过年给我换了台小米14 旧手机给我妈用了", "§others"),  # what someone got the user is the user's own
     ("my sister surprised me with a new kindle for my birthday", "§others"),
+    ("got off the bus at Main Street and walked the rest", "§employer"),  # off a bus, not a shift
+    # someone who took the user along: the user did it too
+    ("朋友拉我去了鼓楼那边一个livehouse的麦 氛围好太多", "§others"),
+    ("我妈天天念叨话费贵 干脆拉着我一块携号转网去广电了", "§others"),
+    ("mom added me to her family plan on Visible to save $$", "§others"),
+    ("my boss signed me up for the leadership course, starts monday", "§others"),
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):
     assert mark not in statement_marks(text)
@@ -474,6 +482,8 @@ def test_a_message_about_someone_else_that_a_rule_took_for_the_users_word_keeps_
     "那个课我退了，老师讲得太水",
     "旧电脑出给同学了 三百块",
     "车出手了 地铁通勤也挺好",  # 出手了 a thing is sold it
+    "rent was brutal this month so i let the abbey road go on discogs. $310",  # a thing of the user's let go
+    "told the coordinator im done, last season was my last one",  # the last of something
 ])
 def test_more_ways_of_telling_an_end(text):
     assert tells_an_end(text)
@@ -487,6 +497,8 @@ def test_more_ways_of_telling_an_end(text):
     "i gave the dog a bath and now the bathroom is a swamp",  # "gave … away" it is not
     "new clinic policy: the practice handed my file to dr amrani",  # a new state, nothing of the user's ended
     "他出手了 三招就赢了",  # someone made a move
+    "we let the kids go to the fair on their own this year",  # someone let go somewhere
+    "tomorrow is my last class before the break, then two weeks off",  # the last before a pause
 ])
 def test_words_near_an_end_that_end_nothing(text):
     assert not tells_an_end(text)
@@ -524,6 +536,15 @@ def test_words_near_an_end_that_end_nothing(text):
     # a state from a moment on, in Chinese
     ("下个月起在国贸那边上班", True),
     ("今天起晚了 打车去的", False),  # got up late
+    # the old one passed on, so a new one came; a number moved to another network
+    ("valentines gift from dana: a Rega Planar 3 😭 the old deck went to my brother", True),
+    ("the old man next door went to the hospital last night", False),  # someone, not a thing of the user's
+    ("ported my number last week, the signal at the trailhead was nothing", True),
+    ("咬咬牙入了KEF LS50 之前那对送表弟了", True),
+    ("干脆携号转网去广电了 19一个月", True),
+    # the last few weeks or months, as 最近
+    ("这俩月都骑小电驴上班了 比地铁还快", True),
+    ("这两周想去趟上海", False),  # a plan
 ])
 def test_more_ways_of_telling_a_new_state(text, changes):
     assert tells_a_change(text) is changes

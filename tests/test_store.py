@@ -276,6 +276,8 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m056_statement_marks", "车出手了 现在骑电驴上班", "§car~no"),  # 出手了 a thing is sold it
     ("m056_statement_marks", "lease ran out and we landed in a 2br in ballard", "§home_location"),
     ("m056_statement_marks", "i'm on tello now, way cheaper", "§mobile_network"),  # a carrier named
+    ("m057_statement_marks", "told the coordinator im done, last season was my last one", "§said~no"),  # the last one
+    ("m057_statement_marks", "just got off the overnight at Mercy General, wrecked", "§employer"),  # a shift ended
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -296,6 +298,8 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
      "§told~no"),  # a switch from a moment on, not only an end
     ("m056_statement_marks", "我爸过年给我换了台小米14 旧的给我妈了", "§others"),  # what someone got the user
     ("m056_statement_marks", "my phone plan is way too expensive lol", "§phone_model"),  # the network's
+    ("m057_statement_marks", "mom added me to her family plan on Visible to save money", "§others"),  # took the user
+    ("m057_statement_marks", "朋友拉我去了东四一个酒吧的麦 以后就在那儿演了", "§others"),  # along
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

@@ -20,7 +20,7 @@ from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import (MODIFIED_HEADS, VALUE_NOUNS, acquired, held_classes, now_it_is, switch, value_class,
                           value_classes)
-from .han import EMOJI, HAN_CHAR
+from .han import EMOJI, HAN_CHAR, OLD_ONE_PASSED_ON_ZH
 from .value_types import BANK as _BANK
 from .value_types import INSURER as _INSURER
 from .value_types import INSURER_ZH as _ZH_INSURER
@@ -651,6 +651,12 @@ _NEGATION = re.compile(
     # a word of the user's own ending: "bowed out of the book thing", "hung up my boots", "i've let priya go"
     r"|bowed out|back(?:ed|ing)? out of|stepped back from|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
     r"|spikes|racket|racquet|apron|whistle)|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
+    # a thing of the user's let go, not someone let go somewhere: "let the abbey road go on discogs" (not "let my kids
+    # go to the party")
+    r"|let (?:the|my|our) (?:[\w-]+ ){1,3}?go\b(?! (?:to|out|outside|play|and|with|in|into|home|back|first|ahead)\b)"
+    # the last of something: "told the coordinator im done, last season was my last one"
+    r"|(?:was|is) my (?:very )?last (?:one|season|day|shift|class|session|game|match|race|show|gig|term|year)\b"
+    r"(?! before\b)"
     # "cancelled prime today", "cancelled the box thing", "finally cancelled the nyt, was paying $25 a month"
     r"|cancell?ed (?:it|them|that|(?:the|my|our) (?:\w+ ){0,2}?thing|(?:the |my |our )?\w+ (?:today|yesterday|for good"
     r"|last \w+)|(?:the|my|our) \w+(?= ?[,.!;—–-]|\s*$))"
@@ -700,9 +706,17 @@ _CHANGE = re.compile(
     r"|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september"
     r"|october|november|december))|(?:as of|starting) (?:last|this) (?:week(?:end)?|month|year)"
     # the first time somewhere new: "first session at Granite Arch tonight", "first day at Stripe"
-    r"|first (?:full )?(?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with))\b"
+    r"|first (?:full )?(?:session|class|day|week|shift|visit|appointment|lesson)s? (?:at|with)"
+    # the old one passed on, so a new one came: "the old deck went to my brother", "gave the old bike to my niece"; a
+    # number moved to another network: "number got ported over", "ported my number to visible"
+    r"|(?:the|my|our) old (?!(?:man|woman|lady|guy|boy|girl|folks|friends?|neighbou?rs?|boss|teacher|coach|roommate"
+    r"|flatmate|school|uni|college)\b)(?:[\w-]+ ){0,2}?(?:went|goes|is going) to (?:my|our|a|an|the|his|her|their)"
+    r"|(?:gave|passed|handed|sold) (?:the|my|our) old"
+    r"|ported (?:my |our |the )?(?:number|sim|line)|(?:number|line) (?:got |was |is )?ported)\b"
     # 新 of the user's, not of a shop that opened near something ("教会旁边新开了家咖啡店"); 入了 a thing is bought it
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始"
+    # "这俩月都骑小电驴上班了": the last few weeks or months, as 最近; "携号转网去广电了"; "之前那对送表弟了": the old one passed on
+    r"|这(?:俩|两|几)个?(?:月|礼拜|星期|周)(?!想|打算|准备|考虑)|携号转网|" + OLD_ONE_PASSED_ON_ZH +
     r"|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价"  # "报了个尤克里里的班": signed up for something new
     # a state from a moment on, as "starting next month": "下个月起去美团", "3月起改成每周两次"; not "今天起晚了"
@@ -759,6 +773,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  # "pulling doubles at Crumb & Co", "as a structural engineer at Arup": a job's hours or its title, at a name
                  r"|(?:pulling|working|doing|covering) (?:doubles|double shifts|a double(?: shift)?|overtime|nights|lates|earlies)"
                  r" at (?-i:[A-Z])\w*|as an? " + _JOB + r" (?:at|with|for) (?-i:[A-Z])\w*"
+                 # "just got off the overnight at Mercy General ER": a shift ended, at a name
+                 r"|(?:got|getting|get) off (?:the|my|a|an) (?:[\w-]+ )?(?:overnight|night|shift|double|late|early)s?"
+                 r"(?: shift)? (?:at|in) (?:the )?(?-i:[A-Z])\w*"
                  r"|position (?:at|with)|role (?:at|with)|company went|jumped ship"
                  # "started driving for Metro Transit": work done for a name
                  r"|(?:driv|deliver|freelanc|tutor|nann|bartend|consult)(?:e|es|ed|ing|ying|ied|ies|s)?"

@@ -8,6 +8,9 @@ WIDE = f"{HAN}\u3000-\u303f\uff00-\uffef"  # Han plus CJK punctuation and full-w
 HAN_CHAR = re.compile(f"[{HAN}]")
 HAN_RUN = re.compile(f"[{HAN}]+")
 EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"  # the pictographs chat ends a sentence with, as a character-class range
+# the user's old one passed on, so a new one came ("之前那对送表弟了", "旧的卖了"): a change to the statement rules and a switch
+# to the latest word
+OLD_ONE_PASSED_ON_ZH = (r"(?:(?:之前|以前|原来)(?:那|的)|旧的)[^，。,！？\s]{0,3}?(?:送|卖|出|给[^，。,！？\s]{1,4}了)")
 
 
 def han_words(run: str, *, hmm: bool = True) -> list[str]:

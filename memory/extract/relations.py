@@ -108,6 +108,11 @@ _USERS_OWN_NOW = re.compile(r"\b(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile 
 # what someone got the user, in any clause: "我妈…圣诞直接给我换了台mate60", "my bf surprised me w/ a UV-10"
 _GOT_THE_USER = re.compile(r"给我(?:换|买|配|装|办|订|报)了|\b(?:got|bought|surprised|gifted) me (?:w/ |with )?(?:a|an|the|my)\b",
                            re.I)
+# someone who took the user along or signed them up, in any clause: the user's own too ("朋友拉我去了鼓楼那边一个livehouse的麦",
+# "我妈…拉着我一块携号转网去广电了", "mom added me to her family plan on Visible"; not "she roped me into carrying drywall one
+# time", a favour once)
+_TOOK_THE_USER_ALONG = re.compile(r"拉着?我|带着?我(?:一起|一块)?去|(?:叫|喊)上我|\b(?:added|signed) me (?:up )?(?:to|onto|on|for)\b",
+                                  re.I)
 
 
 def says_of_user(clause: str) -> bool:
@@ -158,7 +163,8 @@ def about_someone_else(text: str) -> bool:
     text = _REMINDER_LEAD.sub("", text.strip(), count=1)  # "need to remember my mom's bday is june 12"
     text = _REACTION_END.sub("", text)
     clauses = [c.strip() for c in _CLAUSE.split(text) if c.strip()]
-    if any(_USER_SUBJECT.match(c) or _USERS_OWN_NOW.search(c) for c in clauses[1:]) or _GOT_THE_USER.search(text):
+    if (any(_USER_SUBJECT.match(c) or _USERS_OWN_NOW.search(c) for c in clauses[1:]) or _GOT_THE_USER.search(text)
+            or _TOOK_THE_USER_ALONG.search(text)):
         return False
     if _ON_BEHALF.search(text):
         return True
