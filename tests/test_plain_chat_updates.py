@@ -380,6 +380,8 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("那个基金我全部赎回了，亏了二十个点，不玩了", "§investment~no"),
     ("morning!! just got off the overnight at St Jude's ICU, wrecked", "§employer"),  # a shift ended, at a name
     ("my neighbor volunteers with habitat, she roped me into carrying drywall one time", "§others"),  # a favour once
+    ("闺蜜办了一张游泳卡 天天拉我去 我还没想好", "§others"),  # an invitation, not taken along
+    ("我妈拉着我姨去跳了广场舞", "§others"),  # one of the user's people taken along
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
     assert mark in statement_marks(text)
