@@ -472,8 +472,8 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # the user's own ("我妈…给我换了台mate60"); more carriers by name ("on cricket rn", "tello"); a phone plan is the
     # network's, not the phone's
     ("m056_statement_marks", m008_statement_marks),
-    # stop 65: someone who took the user along leaves the message the user's own ("朋友拉我去了…", "mom added me to her
-    # family plan"); the last of something ends it ("last season was my last one"); a thing let go ends it ("let the
+    # stop 65: someone who took the user along or gave them something leaves the message the user's own ("朋友拉我去了…",
+    # "mom added me to her family plan", "老公…送了我一台海氏的"); the last of something ends it ("last season was my last one"); a thing let go ends it ("let the
     # abbey road go on discogs"); the old one passed on, a number ported, 这俩月 and 携号转网 tell a change; a shift
     # ended at a name is where the user works ("just got off the overnight at Mercy General")
     ("m057_statement_marks", m008_statement_marks),

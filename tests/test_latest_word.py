@@ -459,6 +459,9 @@ def test_a_later_turn_that_names_only_the_kind_of_value_stays_below_a_slots_answ
      "戴尔"),
     (["客厅配了对惠威的书架音响 凑合听听", "唱片多久清洁一次啊", "咬咬牙入了一对JBL L100 之前那对送我弟了 声音差太多了真的",
       "音响放书架上要不要垫脚钉"], "我现在用的什么音响", "JBL", "惠威"),
+    # who it is from now on
+    (["家里请了李阿姨每周一来打扫，做得很仔细", "擦玻璃有什么好用的工具吗", "中介换了个人过来，以后是赵姐每周五上门，人挺好"], "现在是谁来我家做保洁？",
+     "赵姐", "李阿姨"),
     # someone who took the user along: the user's own news
     (["这阵子固定去三里屯那个周五的开放麦", "开放麦冷场了咋办", "朋友拉我去了东四一个酒吧的麦 以后就在那儿演了"], "我最近一般在哪演开放麦", "东四",
      "三里屯"),
@@ -481,6 +484,12 @@ def test_initials_meet_the_name_they_stand_for():
     ("这俩月都没怎么骑车", False),  # nothing done is no switch
     ("入了对新音箱 之前那对送我表弟了", True),  # the old one passed on
     ("之前那对还在用 挺好的", False),
+    ("中介换了个人 以后是张阿姨每周三来打扫", True),  # who it is from now on
+    ("以后是不是都得早起啊", False),
+    ("号码已经携转过去了 每月省二十", True),  # a number moved to another network
+    ("上礼拜携号转网了 月租便宜一半", True),
+    ("把尼康出了 刚入了台索尼的微单", True),  # a new one bought
+    ("现在理发都找楼下的小周了", True),  # whom the user goes to now
 ])
 def test_more_chinese_switches(text, switches):
     from memory.latest_word import _ZH_SWITCH

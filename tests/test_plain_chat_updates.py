@@ -381,6 +381,7 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("morning!! just got off the overnight at St Jude's ICU, wrecked", "§employer"),  # a shift ended, at a name
     ("my neighbor volunteers with habitat, she roped me into carrying drywall one time", "§others"),  # a favour once
     ("闺蜜办了一张游泳卡 天天拉我去 我还没想好", "§others"),  # an invitation, not taken along
+    ("我妈送了我姐一条项链 我姐开心坏了", "§others"),  # what someone gave one of the user's people
     ("我妈拉着我姨去跳了广场舞", "§others"),  # one of the user's people taken along
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
@@ -402,6 +403,7 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
     ("朋友拉我去了鼓楼那边一个livehouse的麦 氛围好太多", "§others"),
     ("我妈天天念叨话费贵 干脆拉着我一块携号转网去广电了", "§others"),
     ("mom added me to her family plan on Visible to save $$", "§others"),
+    ("老公生日反过来送了我一台咖啡机 现在天天用", "§others"),  # what someone gave the user
     ("my boss signed me up for the leadership course, starts monday", "§others"),
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):

@@ -300,6 +300,7 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m056_statement_marks", "my phone plan is way too expensive lol", "§phone_model"),  # the network's
     ("m057_statement_marks", "mom added me to her family plan on Visible to save money", "§others"),  # took the user
     ("m057_statement_marks", "朋友拉我去了东四一个酒吧的麦 以后就在那儿演了", "§others"),  # along
+    ("m057_statement_marks", "老公生日送了我一台咖啡机 现在天天用", "§others"),  # what someone gave the user
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):
