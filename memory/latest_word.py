@@ -608,7 +608,8 @@ class _MessageVectors(dict):
 
     def share_a_name(self, one: int, other: int) -> bool:
         """Whether two memories' messages name the same one ("I ride a Brompton to the station" / "sold the
-        Brompton"): the same thing, however far apart their meaning."""
+        Brompton"), or one by its initials ("the VMP sub" / "Vinyl Me Please"): the same thing, however far apart their
+        meaning."""
         return bool(self.names(one) & self.names(other)) or initials_meet(self.text(one), self.text(other))
 
     def __missing__(self, memory_id: int) -> np.ndarray:

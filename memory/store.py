@@ -473,9 +473,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # network's, not the phone's
     ("m056_statement_marks", m008_statement_marks),
     # stop 65: someone who took the user along or gave them something leaves the message the user's own ("朋友拉我去了…",
-    # "mom added me to her family plan", "老公…送了我一台海氏的"); the last of something ends it ("last season was my last one"); a thing let go ends it ("let the
-    # abbey road go on discogs"); the old one passed on, a number ported, 这俩月 and 携号转网 tell a change; a shift
-    # ended at a name is where the user works ("just got off the overnight at Mercy General")
+    # "mom added me to her family plan", "老公…送了我一台海氏的"); the last of something ends it ("last season was my
+    # last one"), and so does a thing let go ("let the abbey road go on discogs"); the old one passed on, a number
+    # ported, 这俩月 and 携号转网 tell a change; a shift ended at a name is where the user works ("just got off the
+    # overnight at Mercy General")
     ("m057_statement_marks", m008_statement_marks),
 ]
 
