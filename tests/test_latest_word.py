@@ -20,6 +20,12 @@ def top(engram, question: str) -> str:
     return recalled(engram, question).results[0].unit.content
 
 
+def remember_over_a_year(engram, messages: list[str]) -> None:
+    """Three messages: a first word, a question some weeks later, a later word a year on."""
+    for message, moment in zip(messages, ("2023-01-30", "2023-03-12", "2024-02-01")):
+        engram.remember(message, at=at(f"{moment}T09:00:00"))
+
+
 def remember_meal_kits(engram) -> None:
     engram.remember("I'm subscribed to HelloFresh on the family plan.", at=at("2024-03-02T09:00:00"))
     engram.remember("The family plan is cheaper per head.", at=at("2024-03-05T09:00:00"))
@@ -223,8 +229,7 @@ def test_a_chinese_change_leaves_behind_earlier_turns_sharing_a_word_the_segment
 ])
 def test_a_later_chinese_ending_on_the_topic_answers_a_yes_no_question(engram, messages, question, ended):
     """A later ending that names what the best match held, or shares a thing the question names, goes above it."""
-    for message, moment in zip(messages, ("2023-01-30", "2023-03-12", "2024-02-01")):
-        engram.remember(message, at=at(f"{moment}T09:00:00"))
+    remember_over_a_year(engram, messages)
     result = recalled(engram, question)
     assert ended in result.results[0].unit.content
     assert LATEST_WORD in result.results[0].why
@@ -247,8 +252,7 @@ def test_a_later_chinese_ending_on_the_topic_answers_a_yes_no_question(engram, m
 def test_a_later_chinese_switch_in_more_words_goes_above_the_slots_answer(engram, messages, question, latest):
     """The slot's rules read the first statement; the later one says the user moved on in words of its own, and its score
     is half or more of the best match's that no rule lifted."""
-    for message, moment in zip(messages, ("2023-01-30", "2023-03-12", "2024-02-01")):
-        engram.remember(message, at=at(f"{moment}T09:00:00"))
+    remember_over_a_year(engram, messages)
     result = recalled(engram, question)
     assert latest in result.results[0].unit.content
 

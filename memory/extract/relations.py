@@ -105,15 +105,17 @@ _USER_SUBJECT = re.compile(r"^(?:(?:so|and|but|then|now|also|because|since)\s+)*
 # my carrier now"
 _USERS_OWN_NOW = re.compile(r"\b(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile )?(?:carrier|network|provider|bank|gym"
                             r"|dentist|doctor|gp|landlord|landlady|insurer|supplier|broadband)(?: now)?\b", re.I)
+# the first character of one of the user's people after 我 (我妈, 我姨, 我老公, 我同事): someone else, not the user
+_USERS_PEOPLE_ZH = "爸妈哥姐弟妹舅姨姑叔婶爷奶姥外老儿女孩闺朋同室邻家"
 # what someone got the user, in any clause: "我妈…圣诞直接给我换了台mate60", "老公…送了我礼物 一台海氏的", "my bf surprised me w/ a
 # UV-10"
-_GOT_THE_USER = re.compile(r"给我(?:换|买|配|装|办|订|报)了|送了我(?![爸妈哥姐弟妹舅姨姑叔婶爷奶姥外老儿女孩闺朋同室邻家们])"
+_GOT_THE_USER = re.compile(r"给我(?:换|买|配|装|办|订|报)了|送了我(?![" + _USERS_PEOPLE_ZH + r"们])"
                            r"|\b(?:got|bought|surprised|gifted) me (?:w/ |with )?(?:a|an|the|my)\b", re.I)
 # someone who took the user along (and it was done) or signed them up, in any clause: the user's own too
 # ("朋友拉我去了鼓楼那边一个livehouse的麦", "我妈…拉着我一块携号转网去广电了", "mom added me to her family plan on Visible"); not an
 # invitation ("闺蜜…天天拉我去 我还在犹豫"), one of the user's people taken along ("拉着我舅喝") or a favour once ("she roped me
 # into carrying drywall one time")
-_TOOK_THE_USER_ALONG = re.compile(r"(?:拉着?|带着?|(?:叫|喊)上)我(?![爸妈哥姐弟妹舅姨姑叔婶爷奶姥外老儿女孩闺朋同室邻家表堂])"
+_TOOK_THE_USER_ALONG = re.compile(r"(?:拉着?|带着?|(?:叫|喊)上)我(?![" + _USERS_PEOPLE_ZH + r"表堂])"
                                   r"[^，。,！？\s]{0,10}?了"
                                   r"|\b(?:added|signed) me (?:up )?(?:to|onto|on|for)\b", re.I)
 
