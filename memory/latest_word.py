@@ -297,9 +297,9 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
     anchor, anchor_score, raised, passed = ids[0], scores[0], {}, set()
     # a later change is on the topic when it answers the question in its own right: it names something and scores half
     # the best match or more, or it shares a word of the question with it; not for a yes/no question, whose words any
-    # later end may share
-    # ("my box of old uni stuff got thrown out")
-    asked = set() if yes_no else word_families(set(tokenize_for_search(question)) - TIME_OF_ASKING)
+    # later end may share ("my box of old uni stuff got thrown out"): there an end is on the topic by what it acts on
+    asked_words = word_families(set(tokenize_for_search(question)) - TIME_OF_ASKING)
+    asked = set() if yes_no else asked_words
     answering = set() if yes_no else {memory_id for memory_id, score, _ in window if score >= ANSWERING_SHARE * best}
     if settled:
         # a slot's answer is the latest word its rules read; a later change of the user's its words do not know, that
@@ -315,7 +315,8 @@ def latest_word_scores(index, ids: list[int], scores: list[float], rules: list[b
         later_ones = [m for m in later_ones if not vectors.asks(m) or vectors.tells_a_change(m) or vectors.names(m)]
     for _ in range(HOPS):
         later = _later_on_topic(index, vectors, anchor, later_ones, threshold, CHANGE_TOPIC[embedder_name], asked,
-                                answering, news, names_a_value=names_a_value if settled else None, yes_no=yes_no)
+                                answering, news, names_a_value=names_a_value if settled else None,
+                                asked_ended=asked_words if yes_no else None)
         if later is None:
             break
         if anchor in own:  # the user's own word, left behind
@@ -498,7 +499,8 @@ def _earlier_on_topic(index, vectors: "_MessageVectors", latest: int, candidates
 def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: list[int],
                     threshold: float, change_threshold: float, asked: set[str] = frozenset(),
                     answering: set[int] = frozenset(), news: set[int] = frozenset(),
-                    names_a_value: Callable[[int], bool] | None = None, yes_no: bool = False) -> int | None:
+                    names_a_value: Callable[[int], bool] | None = None,
+                    asked_ended: set[str] | None = None) -> int | None:
     """The latest of `candidates` said after `anchor` about the same thing (their messages compared; closer than
     `threshold`, or than `change_threshold` for one that tells a change, or naming the same one); or one that tells a
     change, asks nothing and answers the question in its own right: one of `answering` that names something ("had to
@@ -507,9 +509,10 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     `anchor` a word of the question's (`asked`, word families: "Dr. Kwame Mensah is taking over as my primary
     supervisor" after "my thesis supervisor is Prof. Lindqvist" for "who's supervising my PhD now?"), or whose change
     acts on a word of `anchor`'s ("had to drop the lessons" after "guitar lessons w marco every tuesday"), or, for a
-    `yes_no` question, that ends something and shares a word of its own with `anchor` ("so that's it for me and
-    5-a-side, hung up the boots" after "5-a-side tonight"). Two messages name the same one also by its initials
-    ("cancelled the VMP sub" after "signed up for Vinyl Me Please"). A word with no person as its subject (`news`) is
+    yes/no question (`asked_ended`, its words), that ends something and shares a word of its own with `anchor` ("so
+    that's it for me and 5-a-side, hung up the boots" after "5-a-side tonight") or ends what the question asks about
+    ("cancelled the membership lol" after "joined Anytime Fitness" for "do i still have a gym membership?"). Two
+    messages name the same one also by its initials ("cancelled the VMP sub" after "signed up for Vinyl Me Please"). A word with no person as its subject (`news`) is
     never on the topic by a word it shares: "the street party got rained off" shares "street" with "new flat is on Dalton
     Street" and is no word on where the user lives."""
     start = index.attrs(anchor)
@@ -524,8 +527,9 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
                                                     and _names_the_new_value(vectors.text(candidate)))
                         or candidate not in news and (asked & vectors.families(candidate) & vectors.families(anchor)
                                                       or vectors.changed_words(candidate) & vectors.topic_words(anchor)
-                                                      or yes_no and vectors.tells_an_end(candidate)
-                                                      and vectors.topic_words(candidate) & vectors.topic_words(anchor)))
+                                                      or asked_ended is not None and vectors.tells_an_end(candidate)
+                                                      and (vectors.topic_words(candidate) & vectors.topic_words(anchor)
+                                                           or vectors.changed_words(candidate) & asked_ended)))
                     and not vectors.asks(candidate)) and vectors.tells_a_change(candidate))
 
     later = [c for c in candidates if c != anchor and (index.attrs(c) or (0.0, -np.inf))[1] > start[1]]

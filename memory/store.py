@@ -478,6 +478,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # ported, 这俩月 and 携号转网 tell a change; a shift ended at a name is where the user works ("just got off the
     # overnight at Mercy General")
     ("m057_statement_marks", m008_statement_marks),
+    # stop 66: a greeting before a question does not keep it from only asking ("hiya, how long do you boil an egg");
+    # "my buddies" are someone else; "100 days smoke free" ends smoking, a juul pod a day is smoking; "入了iPhone 15"
+    # tells a change
+    ("m058_statement_marks", m008_statement_marks),
 ]
 
 

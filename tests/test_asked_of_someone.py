@@ -222,3 +222,7 @@ def test_a_greeting_before_a_question_is_no_aside_to_it():
 
 def test_stepping_down_from_something_ends_it():
     assert tells_an_end("I've stepped down from my Saturday shifts, with the new baby I can't commit")
+
+
+def test_the_users_buddies_are_someone_else():
+    assert OTHERS_MARK in statement_marks("my buddies want to do a game night, what card games work for 6 people?")

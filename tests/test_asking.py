@@ -46,10 +46,26 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("when's the best time of year to overseed a lawn in zone 7", True),
     ("who's that actor in the paddington films again", True),
     ("where's the cheapest place to buy oat milk in bulk", True),
+    # a greeting says nothing
+    ("hiya, how long do you boil an egg for a soft yolk", True),
+    ("good morning! what's a nice day trip from Dublin", True),
+    ("早 泡菜坛子要咋消毒", True),
 ])
 def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
     assert asks_only(text) is only_asks
     assert (ASKS_MARK in statement_marks(text)) is only_asks
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("cancelled the membership, was paying $40 a month for nothing", False),  # what was going on, its "I" dropped
+    ("sold the car, were costing us a fortune in repairs", False),
+    ("is running bad for your knees", True),
+    ("was the concert any good", True),
+])
+def test_was_and_a_verb_in_ing_tells_what_was_going_on(text, asks):
+    from memory.extract.facts import asks_anything
+
+    assert asks_anything(text) is asks
 
 
 def test_a_turn_of_phrase_is_no_question():

@@ -383,6 +383,7 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("闺蜜办了一张游泳卡 天天拉我去 我还没想好", "§others"),  # an invitation, not taken along
     ("我妈送了我姐一条项链 我姐开心坏了", "§others"),  # what someone gave one of the user's people
     ("我妈拉着我姨去跳了广场舞", "§others"),  # one of the user's people taken along
+    ("ngl i go through like a juul pod a day rn, it's bad", "§smoking"),  # a vape by its brand
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -488,6 +489,10 @@ def test_a_message_about_someone_else_that_a_rule_took_for_the_users_word_keeps_
     "车出手了 地铁通勤也挺好",  # 出手了 a thing is sold it
     "rent was brutal this month so i let the abbey road go on discogs. $310",  # a thing of the user's let go
     "told the coordinator im done, last season was my last one",  # the last of something
+    "年卡没续了 一个月都去不了两次",  # not renewed
+    "瑜伽课我没再续",
+    "3 months smoke free today!! the gum actually helped",  # a milestone free of it, the hyphen dropped
+    "day 12 nicotine free, cravings are brutal",
 ])
 def test_more_ways_of_telling_an_end(text):
     assert tells_an_end(text)
@@ -503,6 +508,9 @@ def test_more_ways_of_telling_an_end(text):
     "他出手了 三招就赢了",  # someone made a move
     "we let the kids go to the fair on their own this year",  # someone let go somewhere
     "tomorrow is my last class before the break, then two weeks off",  # the last before a pause
+    "咖啡没续杯 味道一般般",  # no refill
+    "the car free day in town was lovely, kids rode bikes everywhere",  # a day, not the user's habit
+    "the office is a smoke free building now",
 ])
 def test_words_near_an_end_that_end_nothing(text):
     assert not tells_an_end(text)
@@ -549,6 +557,13 @@ def test_words_near_an_end_that_end_nothing(text):
     # the last few weeks or months, as 最近
     ("这俩月都骑小电驴上班了 比地铁还快", True),
     ("这两周想去趟上海", False),  # a plan
+    # someone else paired the user with someone
+    ("club director reshuffled the pairings and stuck me with Denise, fingers crossed", True),
+    ("league paired me up with a lefty for doubles this season", True),
+    ("stuck with my old racket for one more season", False),
+    # a new one bought, named in Latin letters
+    ("纠结了一个月 最后还是入了Kindle 看书眼睛舒服多了", True),
+    ("入了门才发现摄影好烧钱", False),
 ])
 def test_more_ways_of_telling_a_new_state(text, changes):
     assert tells_a_change(text) is changes

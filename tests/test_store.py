@@ -278,6 +278,9 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m056_statement_marks", "i'm on tello now, way cheaper", "§mobile_network"),  # a carrier named
     ("m057_statement_marks", "told the coordinator im done, last season was my last one", "§said~no"),  # the last one
     ("m057_statement_marks", "just got off the overnight at Mercy General, wrecked", "§employer"),  # a shift ended
+    ("m058_statement_marks", "hiya, how long do you boil an egg for a soft yolk", "§asks"),  # a greeting says nothing
+    ("m058_statement_marks", "my buddies want a game night, what card games work for 6?", "§others"),  # buddies
+    ("m058_statement_marks", "100 days smoke free today!!", "§smoking~no"),  # a milestone free of it
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

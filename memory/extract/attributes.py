@@ -574,7 +574,7 @@ _MILESTONE = re.compile(
     r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week|month)\s+(?:one|\d+)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
-    r"(?:day|week|month|shift|year|session|class|lesson|appointment))\s+(?:without|with no|with zero|no|[a-z]+-free|sober|clean|off"
+    r"(?:day|week|month|shift|year|session|class|lesson|appointment))\s+(?:without|with no|with zero|no|[a-z]+[- ]free|sober|clean|off"
     r"|at|in|into|as|with)\b", re.I)
 # A thing of the user's that changed, its "my" dropped: "car insurance renewed with Geico", "building got sold last
 # month", "keys handed back", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
@@ -639,7 +639,9 @@ _NEGATION = re.compile(
     r"|(?:gave|given) (?:my|our|the) (?:[\w-]+ ){1,2}?away\b"
     r"|(?:^|\bi |\bi've |\bive )handed (?:my|our) (?:[\w-]+ ){1,2}?over to"
     r"|no \w+ for (?:me|us)|(?:is|are) (?:gone|over) now|ended things|called it quits|parted ways|done with"
-    r"|(?:smoke|alcohol|caffeine|nicotine|booze|car)-free|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
+    r"|(?:smoke|alcohol|caffeine|nicotine|booze|car)[- ]free"
+    r"(?! (?:day|zone|area|street|sunday|event|policy|campus|building|venue)s?\b)"  # "the car free day" ends nothing
+    r"|without (?:a|any) (?:single )?(?:cigarettes?|smokes?|drinks?|fags?)"
     r"|with (?:no|zero) (?:vapes?|vaping|cigarettes?|cigs|smokes?|smoking|nicotine|drinks?|drinking|alcohol|booze|caffeine)"
     r"|off the (?:cigarettes|fags|booze)|binned|chucked|scrapped|(?:said|say) goodbye to|rainbow bridge|pulled the plug"
     r"|uninstalled|deleted the app|(?:gathering|collecting) dust|dumped|teetotal|tee-total|on the wagon"
@@ -672,7 +674,7 @@ _NEGATION = re.compile(
     r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
-    r"|到期没续|没续费|不续了|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课"
+    r"|到期没续|没续费|不续了|没(?:再|有)?续了|没(?:再|有)续|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课"
     r"|(?:会员|年卡|月卡|季卡|卡)(?:我|也|都)?(?:已经)?退(?:掉)?了|退了(?:会员|年卡|月卡|卡)",
     re.I)
 # One thing left for another is a switch, not an ending: "dumped ee for smarty", "ditched voda for giffgaff" (not "quit
@@ -696,9 +698,11 @@ _CHANGE = re.compile(
     # a job left and one begun: "last day at the old place friday, starting at Monzo on the 5th"
     r"|(?:last|final) (?:day|shift|week) (?:at|with) (?:the|my) (?:old|previous)|starting at (?-i:[A-Z])\w*"
     # someone else's doing that moved the user: "my sister added me to her Visible family thing", "the practice handed
-    # me off to dr Lindqvist", "coach stuck me at center for the rest of the year"
+    # me off to dr Lindqvist", "coach stuck me at center for the rest of the year"; and someone the user was paired with:
+    # "club director reshuffled the pairings and stuck me with Marguerite"
     r"|(?:added|moved|switched|swapped|transferred|referred|(?:re)?assigned|bumped|handed|stuck|put|enrolled) (?:me|us)"
     r"(?: (?:off|over|up|back|down|across))? (?:to|onto|on(?! hold)|at|into)"
+    r"|(?:(?:re)?paired|partnered|teamed|matched|stuck|put|(?:re)?assigned) (?:me|us)(?: up)? with"
     r"|handed (?:me|us|(?:all )?(?:her|his|their|its) (?:patients|clients|customers|students|members)"
     r"|(?:my|our) (?:file|files|records|notes|chart|case|account))(?: over)? to"
     # a new state from a moment: "the car's covered by admiral from today", "starting jan we're paying $340 a month"
@@ -717,7 +721,7 @@ _CHANGE = re.compile(
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始"
     # "这俩月都骑小电驴上班了": the last few weeks or months, as 最近; "携号转网去广电了"; "之前那对送表弟了": the old one passed on
     r"|这(?:俩|两|几)个?(?:月|礼拜|星期|周)(?!想|打算|准备|考虑)|携号转网|" + OLD_ONE_PASSED_ON_ZH +
-    r"|新(?!开了?一?家)|入了[台个部辆款只块副]|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    r"|新(?!开了?一?家)|入了(?:[台个部辆款只块副]|(?=[A-Za-z]))|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价"  # "报了个尤克里里的班": signed up for something new
     # a state from a moment on, as "starting next month": "下个月起去美团", "3月起改成每周两次"; not "今天起晚了"
     r"|(?:今天|明天|下周|下礼拜|下个?月|这周|本周|这个月|本月|明年|[\d一二三四五六七八九十]+月(?:[\d一二三四五六七八九十]+[号日])?)"
@@ -1019,8 +1023,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|(?<!dishwasher )(?<!ipad )(?<!android )(?:pills|tablets)|prescription(?! (?:glasses|lenses|sunglasses))"
                    r"|dosage)\b",
                    r"吃药|服药|停药|开了.{0,6}药|在吃.{1,8}(?:药|片)|换成.{0,8}(?:药|片)|降压药|抗抑郁药|胰岛素"),
-    "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke-free|cigarettes?"
-                r"|cigs|fags|ciggies?|ciggy|roll-ups|vap(?:e|es|ed|ing)|nicotine)\b",
+    "smoking": (r"\b(?:smok(?:e|es|ed|ing)\b(?! (?:alarm|detector|signal|from|machine|salmon))|smoke[- ]free|cigarettes?"
+                r"|cigs|fags|ciggies?|ciggy|roll-ups|vap(?:e|es|ed|ing)|juul(?:s|ing)?|nicotine)\b",
                 r"抽烟|吸烟|戒烟|烟瘾|电子烟|包烟|根烟|香烟|烟草|烟(?:又|也|还)?抽|一天[一两半\d]+包"
                 r"|[一两半]包(?:红塔山|玉溪|芙蓉王|黄鹤楼|利群|云烟|红双喜|万宝路|七匹狼)|烟戒了|烟戒掉了|(?:没|不)(?:碰|抽|沾)(?:过)?烟|烟我(?:也|都|已经|早|早就)?戒|一根(?:烟)?都没(?:碰|抽)"),
     "children": (r"\b(?:(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|son|sons|daughters?|little ones?|toddler|twins)"

@@ -53,8 +53,10 @@ _QUESTION_EN = re.compile(
     r"^\W*(?:what|what's|whats|where|where's|wheres|who|who's|whom|whose|when|when's|whens|why|how|how's|hows"
     r"|which)\b(?!')"
     # a verb before its subject, not a statement whose subject was dropped before an adverb: "could barely walk down
-    # the stairs after", "was so tired", "have literally never seen snow"
+    # the stairs after", "was so tired", "have literally never seen snow"; nor one that was going on: "sold the car,
+    # was costing a fortune" ("is running bad for your knees" asks; "was running the marathon smart?" asks by its mark)
     r"|^\W*(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b(?!')"
+    r"(?!(?:(?<=was)|(?<=were))\s+[a-z]+ing\b)"
     r"(?!\s+(?:barely|hardly|never|only|just|totally|really|so|already|finally|still|definitely|probably|literally"
     r"|actually|even|easily|officially|honestly|seriously|basically|kinda|sorta|def|defo|prob)\b)"
     # chat asks without a question mark: "any tips for selling shoes on vinted", "anyone know a good plumber"
@@ -426,12 +428,18 @@ def asks_only(text: str) -> bool:
     ("is hay fever worse in june or july?", "best hand cream for cracked knuckles?", "有什么适合冬天的运动装备推荐吗").
     "How do I get my salary paid into Starling?" says something of the writer; so do "Sold the bike, any tips?" and
     "上个月搬到深圳了，有没有省钱的建议". The "I" of "how often should I change the oil?" is anyone's. Shopping for something
-    before asking which tells nothing either ("need a van that fits a ladder, any recs?", "想买个运动手表，华为还是小米好")."""
+    before asking which tells nothing either ("need a van that fits a ladder, any recs?", "想买个运动手表，华为还是小米好"); nor
+    does a greeting ("hiya, how long do you boil an egg for soft yolk?")."""
     if "我" in text or set(re.findall(r"[\w']+", _REQUEST_ME.sub(" ", _ADVICE_I.sub(" ", text.lower())))) & FIRST_PERSON:
         return False
     clauses = [clause for _, sentence in _sentences(text) for part in _EMOJI_END.split(sentence)
-               for clause in _ASKING_CLAUSE.split(part) if not _NO_WORD.match(clause)]
+               for clause in _ASKING_CLAUSE.split(part) if not _says_nothing(clause)]
     return bool(clauses) and all(_asks(clause) or requests(clause) or _SHOPPING.match(clause) for clause in clauses)
+
+
+def _says_nothing(clause: str) -> bool:
+    """"lol", "thanks!", a greeting ("hiya", "早上好")."""
+    return bool(_NO_WORD.match(clause) or _SALUTATION.match(clause))
 
 
 def asks_anything(text: str) -> bool:

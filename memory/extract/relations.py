@@ -32,7 +32,7 @@ _FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephe
 _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|{_FAMILY_EN}"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"
-    r"|neighbou?r|landlord|landlady|teacher|team|buddy|pal|bff|labmate|classmate|coursemate|teammate|officemate")
+    r"|neighbou?r|landlord|landlady|teacher|team|buddy|buddies|pal|bff|labmate|classmate|coursemate|teammate|officemate")
 _KIN_MODIFIER_EN = r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|best|new|old|twin|step|baby)\s+)?"
 _OTHER_SUBJECT_EN = re.compile(
     r"^(?:(?:oh|ok|okay|so|and|but|well|also|btw|anyway|update|heads up|fun fact|ugh|argh|omg|lol|haha|hmm|wow|sigh"
