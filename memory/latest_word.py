@@ -512,9 +512,9 @@ def _later_on_topic(index, vectors: "_MessageVectors", anchor: int, candidates: 
     yes/no question (`asked_ended`, its words), that ends something and shares a word of its own with `anchor` ("so
     that's it for me and 5-a-side, hung up the boots" after "5-a-side tonight") or ends what the question asks about
     ("cancelled the membership lol" after "joined Anytime Fitness" for "do i still have a gym membership?"). Two
-    messages name the same one also by its initials ("cancelled the VMP sub" after "signed up for Vinyl Me Please"). A word with no person as its subject (`news`) is
-    never on the topic by a word it shares: "the street party got rained off" shares "street" with "new flat is on Dalton
-    Street" and is no word on where the user lives."""
+    messages name the same one also by its initials ("cancelled the VMP sub" after "signed up for Vinyl Me Please"). A
+    word with no person as its subject (`news`) is never on the topic by a word it shares: "the street party got rained
+    off" shares "street" with "new flat is on Dalton Street" and is no word on where the user lives."""
     start = index.attrs(anchor)
     if start is None:
         return None
