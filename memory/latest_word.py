@@ -24,7 +24,8 @@ that names a thing ("酒我戒了" after "每晚喝两罐啤酒"), a pair of cha
 for "我还在健身房练吗") or a code of the same shape ("B1-032" after "B2-117"), goes above it.
 In English, a later change whose object is a word of the best match's message ("switched physios" after "seeing a physio
 called marco") is on its topic however far apart their vectors are, and so, for a yes/no question, is a later end that
-shares a word of its own with it ("hung up the boots … me and 5-a-side" after "5-a-side tonight"); a name said by its
+shares a word of its own with it ("hung up the boots … me and 5-a-side" after "5-a-side tonight") or ends what the
+question asks about ("cancelled the membership" for "do i still have a gym membership?"); a name said by its
 initials is the same one ("the VMP sub" after "Vinyl Me Please"). A question whether something still holds asks about
 now, whatever past word it holds ("do i still own that beatles first press?"). A change told with no person as its
 subject and of no one else ("the slip fees went up again so she lives at pelican cove now") is the user's news of their
