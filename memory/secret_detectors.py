@@ -231,7 +231,10 @@ def find_auth_headers(text: str) -> Iterator[Span]:
 
 # --- labelled secrets: `password: …`, `api_key = "…"`, `密码是…` ----------------------------
 
-_EN_HIT = re.compile(r"[PpSsTtKk](?:ass|ASS|wd|WD|w[^A-Za-z0-9]|W[^A-Za-z0-9]|ecret|ECRET|oken|OKEN|ey|EY|IN|in)|[Cc]ode|CODE")
+# the start of a label's keyword: pass, pwd, pw, pin; secret; token; key; code (every letter pair of one keyword, not
+# of another: "tin" of "meeting" is no hit); the lookahead lets the engine skip other letters fast
+_EN_HIT = re.compile(r"(?=[PpSsTtKkCc])(?:[Pp](?:ass|ASS|wd|WD|[wW][^A-Za-z0-9]|IN|in)|[Ss](?:ecret|ECRET)"
+                     r"|[Tt](?:oken|OKEN)|[Kk](?:ey|EY)|[Cc]ode|CODE)")
 _CN_HIT = re.compile(r"密码|密碼|口令|密钥|密鑰|秘钥|秘鑰|令牌")
 
 _EN_LABEL = re.compile(
