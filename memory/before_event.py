@@ -48,7 +48,8 @@ _BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|
                     r"(?:\s+(?:to|for|with|into|over to|up for))?\b")
 _DETERMINERS = {"the", "a", "an", "my", "our"}
 _NOT_A_THING = {"be", "get", "have", "do", "go", "live", "work", "it", "them", "that", "this", "then", "there", "here",
-                "somewhere"}
+                "somewhere", "now", "today", "tonight", "tomorrow", "yesterday", "ever", "long", "anything",
+                "everything", "i", "we", "you", "he", "she", "they"}
 _ROUTINE = {"bed", "sleep", "breakfast", "lunch", "dinner", "work", "school", "class"}
 # days, months and feasts come round again: "before Monday", "before Christmas" name no one moment the user told of
 _RECURRING = set("""monday tuesday wednesday thursday friday saturday sunday january february march april may june july
@@ -91,13 +92,13 @@ def named_before(query: str) -> str | None:
 def _thing_begun(clause: str) -> str | None:
     """In lower case, what a past question's "before …" clause says the user took up: the object of a verb of
     beginning ("before I switched to herbal tea", "before I got the e-bike"), a thing of the user's ("before my
-    knee surgery") or an activity ("before swimming"); not a routine ("before bed") or a moment that comes round
-    again."""
+    knee surgery"), an activity ("before swimming") or a name in lower case ("before hoboken"); not a routine
+    ("before bed") or a moment that comes round again."""
     words = clause.lower().split()
     begun = _BEGAN.match(" ".join(words))
     if begun:
         words = words[len(begun[0].split()):]
-    elif not (words and words[0] in _DETERMINERS) and not (len(words) == 1 and words[0].endswith("ing")):
+    elif not (words and words[0] in _DETERMINERS or len(words) <= 2 and all(w.isalpha() for w in words)):
         return None
     while words and words[0] in _DETERMINERS:
         words = words[1:]

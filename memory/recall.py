@@ -120,8 +120,10 @@ ASKS_WEIGHT = 0.1
 # … and one whose every sentence asks, though it names the user ("how do I tell my parents we're not doing christmas at
 # theirs?"), tells in passing where a statement tells outright. Scenario tune half of 1,194: 940 → 947 at 0.25, none
 # lost (a first version of the mark: 943 / 947 / 949 at 0.5 / 0.25 / 0.1); held-out 69/79 and LongMemEval `--groups 6`
-# the same at each weight (10 of a store's 298 user turns are such messages)
-QUESTIONS_WEIGHT = 0.25
+# the same at each weight (10 of a store's 298 user turns are such messages). Stop 67, as little as a message that only
+# asks: the 1,185 of 3,804 tune cases holding such a message, 1,088 → 1,099 at 0.1, none lost ("why does my jaw click
+# when i yawn" outranked "dentist says i grind my teeth in my sleep" for "what does my jaw do while i'm snoozing?")
+QUESTIONS_WEIGHT = 0.1
 # … and one that opens by asking and only then tells ("Are spiders scared of humans? A huge one keeps appearing in my
 # bathtub.") tells as the question's context what a statement tells outright. Scenario tune half, the 346 of 3,324 cases
 # holding such a message: 297 → 309 at 0.5 (none lost), 318 at 0.25 (one lost: "did Dry January and honestly? not going

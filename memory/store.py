@@ -482,6 +482,9 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # "my buddies" are someone else; "100 days smoke free" ends smoking, a juul pod a day is smoking; "入了iPhone 15"
     # tells a change
     ("m058_statement_marks", m008_statement_marks),
+    # stop 67: words chat puts before a question ("roughly how much does …", "random q, can u …") keep it a question;
+    # 几 after 了 counts ("去那边打了几次"), it does not ask; "终于搬了！！" is a move
+    ("m059_statement_marks", m008_statement_marks),
 ]
 
 

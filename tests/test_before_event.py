@@ -31,6 +31,11 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("我换手机之前用的什么牌子", None),
     ("what did I buy before Christmas?", None),  # days, months and feasts come round again
     ("what did I do before Monday?", None),
+    # a name typed in lower case
+    ("before hoboken, where was i living?", "hoboken"),
+    ("which gym was i going to before crunch", "crunch"),
+    ("where did i work before now?", None),
+    ("what was i doing before lunch", None),
 ])
 def test_the_name_a_before_question_is_anchored_on(question, name):
     assert named_before(question) == name
@@ -93,5 +98,18 @@ def test_the_word_before_is_how_the_question_asks_not_what_it_is_about(tmp_path)
             "traded in the old subaru and picked up a used Tesla Model 3!",
         ])
         result = eng.recall("what was I driving before the Tesla?")
+        assert read_as_a_time(result)
+        assert result.results[0].unit.message_id == "m0"
+
+
+def test_before_a_place_named_in_lower_case_is_the_time_before_the_user_said_they_went_there():
+    with open_engram() as eng:
+        remember_daily(eng, [
+            "loving the new flat in leith, the chippy downstairs is dangerous",
+            "tips for finding a flat without a letting agent fee?",
+            "rent went up again so we packed up for portobello, the beach is 5 mins away",
+            "what should i check when viewing a flat, damp etc",
+        ])
+        result = eng.recall("before portobello, where was i living?")
         assert read_as_a_time(result)
         assert result.results[0].unit.message_id == "m0"

@@ -281,6 +281,8 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m058_statement_marks", "hiya, how long do you boil an egg for a soft yolk", "§asks"),  # a greeting says nothing
     ("m058_statement_marks", "my buddies want a game night, what card games work for 6?", "§others"),  # buddies
     ("m058_statement_marks", "100 days smoke free today!!", "§smoking~no"),  # a milestone free of it
+    ("m059_statement_marks", "roughly how much does an emergency vet visit cost at night", "§asks"),  # a lead word
+    ("m059_statement_marks", "终于搬了！！现在在滨江这边 离公司近多了", "§home_location"),  # 搬了 ends a clause
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

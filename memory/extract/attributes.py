@@ -761,7 +761,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                       r"|(?:swapped|traded|exchanged|left) (?:(?-i:[A-Z])[\w'-]+ ?){1,3} for (?:a|an|the|our|my)? ?(?:[\w-]+ ){0,3}"
                       r"(?:flat|house|home|place|cottage|terrace|bungalow|apartment|village|town|city|studio|suburbs?))\b",
                       r"住在|住进|" + _NOT_A_THING_MOVED + r"(?:搬到|搬去|搬进|搬回|迁到)|搬(?:完|好)(?:家|了)(?![吗么没])"
-                      r"|(?:又|再)搬(?:了|家)(?![吗么没])"
+                      r"|(?:又|再)搬(?:了|家)(?![吗么没])|搬了(?=[！!。~～\s]|$)"  # "终于搬了！！现在在漕河泾这边"
                       r"|在[\u4e00-\u9fff]{1,8}?(?:住了|待了|呆了|生活了|租房(?!子?吗))"
                       r"|搬家(?=到|去|来|回|进)|搬家(?:啦|了)(?!吗|没)|租在|(?:就是|成了)[\u4e00-\u9fff]{2,3}人了"
                       r"|定居|租了|买了.{0,4}房|迁居|移居|落脚|安家|安顿|" + _ZH_LIVES_SINCE + r"|住到|住回"

@@ -49,13 +49,19 @@ _REMEMBER_EN = re.compile(
     re.I,
 )
 _REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
+# words chat puts before a question: "roughly how much does a vet visit cost", "random q, can u drink coffee on ssris"
+_QUICK_Q = r"(?:random|quick|dumb|silly|stupid|serious) q(?:uestion)?"
+_ASKING_LEAD = r"(?:" + _QUICK_Q + r"(?: but)?[,:]?\s+)"
 _QUESTION_EN = re.compile(
-    r"^\W*(?:what|what's|whats|where|where's|wheres|who|who's|whom|whose|when|when's|whens|why|how|how's|hows"
+    r"^\W*(?:(?:roughly|approximately|realistically|honestly|genuinely|also|btw|out of curiosity|just curious)[,:]?\s+"
+    r"|" + _ASKING_LEAD + r")?"
+    r"(?:what|what's|whats|where|where's|wheres|who|who's|whom|whose|when|when's|whens|why|how|how's|hows"
     r"|which)\b(?!')"
     # a verb before its subject, not a statement whose subject was dropped before an adverb: "could barely walk down
     # the stairs after", "was so tired", "have literally never seen snow"; nor one that was going on: "sold the car,
     # was costing a fortune" ("is running bad for your knees" asks; "was running the marathon smart?" asks by its mark)
-    r"|^\W*(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b(?!')"
+    r"|^\W*" + _ASKING_LEAD + r"?"
+    r"(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|have|has|may|might)\b(?!')"
     r"(?!(?:(?<=was)|(?<=were))\s+[a-z]+ing\b)"
     r"(?!\s+(?:barely|hardly|never|only|just|totally|really|so|already|finally|still|definitely|probably|literally"
     r"|actually|even|easily|officially|honestly|seriously|basically|kinda|sorta|def|defo|prob)\b)"
@@ -79,11 +85,12 @@ _SHOPPING = re.compile(
 _PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
 _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
 # 几 before a measure word, or ending a sentence ("押几付几啊"), asks how many; after a number it is a rough count, not
-# a question: "看了二十几个病人"; so is 前几天, 这几天, 那几年, 过几天 (but not 提前几天)
+# a question: "看了二十几个病人"; so is 前几天, 这几天, 那几年, 过几天 (but not 提前几天), and after 了 ("去那边打了几次")
 # 几 and a word before 啊 or 呀 ends a clause asks how many: "入门大概要几节课啊" (not "等了几分钟啊")
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 / 不怎么 ("not very": "最近也不怎么追剧了");
 # "谁顶得住" asks no one
-_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁(?!顶得住|受得了|扛得住|吃得消|忍得了|受得住)|(?<![十百千万好这那过\d])(?<!(?<!提)前)几(?:[个点月号天岁年次]|[啊呀呢]?\W*$)"
+_QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁(?!顶得住|受得了|扛得住|吃得消|忍得了|受得住)"
+                          r"|(?<![十百千万好这那过了\d])(?<!(?<!提)前)几(?:[个点月号天岁年次]|[啊呀呢]?\W*$)"
                           r"|(?<![十百千万好这那过了\d])(?<!(?<!提)前)几[\u4e00-\u9fff]{1,3}?[啊呀](?=[\s，,。！!？?~～]|$)"
                           r"|(?<!不)怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
                           r"|为什么|为何|(?:吗|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
@@ -414,7 +421,8 @@ _ASKING_CLAUSE = re.compile(r"(?<=[,;:，；：])")  # a clause keeps its mark: 
 # chat ends a sentence with an emoji: "fully plant-based for 2 years now 🌱 so keep recipe ideas meat free pls" tells first
 _EMOJI_END = re.compile(rf"(?<=[{EMOJI}])\s+")
 # a clause that says nothing: "lol", "thanks!", "pls", "哈哈", an emoji
-_NO_WORD = re.compile(r"^[\W_]*(?:(?:lol|lmao|haha\w*|hehe|thanks|thank you|thx|ty|pls|plz|please|ok|okay|hmm+|xx+)[\W_]*)*$"
+_NO_WORD = re.compile(r"^[\W_]*(?:(?:lol|lmao|haha\w*|hehe|thanks|thank you|thx|ty|pls|plz|please|ok|okay|hmm+|xx+|"
+                      + _QUICK_Q + r")[\W_]*)*$"
                       r"|^[\W_]*(?:哈+|嘿+|谢谢|谢啦|拜托|呜+)[\W_]*$", re.I)
 
 
