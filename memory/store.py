@@ -657,8 +657,8 @@ class Store:
             return
         if done and self.path is not None:
             self._backup(before=pending[0][0])
-        # A function listed under several names (the statement marks, each time the rules learn) does the same
-        # work each time it runs, so a pass runs it once, at its last place: a new store ran it 46 times.
+        # A function listed under several names (the statement marks, once for each time the rules learnt) does the
+        # same work each time it runs, so a pass runs it once, at its last place, not once for each of its names.
         last_place = {migrate: place for place, (_, migrate) in enumerate(pending)}
         with self.transaction():
             for place, (_, migrate) in enumerate(pending):
