@@ -524,7 +524,7 @@ def opens_asking(text: str) -> bool:
     yesterday. how do I set up voicemail?" nor "Just dropped my daughter Lily at nursery, what's the weather like?"."""
     for _, sentence in _sentences(text):
         for part in _EMOJI_END.split(sentence):  # an emoji ends what came before: "hiya from rainy glasgow ☔ hows …"
-            if not (_GREETING_ASKS.fullmatch(part.strip()) or _SALUTATION.match(part) or _NO_WORD.match(part)):
+            if not (_GREETING_ASKS.fullmatch(part.strip()) or _says_nothing(part)):
                 return asks_anything(part) and not stated_head(part) and not _OPENS_OWN.match(part)
     return False
 
