@@ -47,6 +47,7 @@ _BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|
                     r"|joined|took up|picked up|began|signed up|swapped|upgraded)"
                     r"(?:\s+(?:to|for|with|into|over to|up for))?\b")
 _DETERMINERS = {"the", "a", "an", "my", "our"}
+_DID = re.compile(r"[a-z]{3,}ed|put|got|gave|made|sent|told|took|said|set|sold|left|brought")
 _NOT_A_THING = {"be", "get", "have", "do", "go", "live", "work", "it", "them", "that", "this", "then", "there", "here",
                 "somewhere", "now", "today", "tonight", "tomorrow", "yesterday", "ever", "long", "anything",
                 "everything", "i", "we", "you", "he", "she", "they"}
@@ -58,8 +59,11 @@ halloween thanksgiving diwali eid ramadan hanukkah passover new year year's eve 
 
 
 # "where did I live before I moved to Denver?", "我搬来上海之前住哪": a question about the time before a change presupposes it
+# and one someone made to the user's things ("before the podiatrist changed them"), or a new one ("before the new name")
 _BEFORE_A_CHANGE = re.compile(r"\b(?:before|prior to)\s+(?:i|we)\s+(?:\w+\s+)?(?:moved|switched|changed|swapped|relocated"
-                              r"|upgraded)\b|(?:搬|换|改|跳槽|来)[^，。？?]{0,12}(?:之前|以前)", re.I)
+                              r"|upgraded)\b|\b(?:before|prior to)\s+the\s+\w+\s+(?:changed|switched|swapped|replaced)\b"
+                              r"|\b(?:before|prior to)\s+(?:the|my|our)\s+new\b(?!\s+year)"
+                              r"|(?:搬|换|改|跳槽|来)[^，。？?]{0,12}(?:之前|以前)", re.I)
 
 
 def before_a_change(query: str) -> bool:
@@ -92,7 +96,8 @@ def named_before(query: str) -> str | None:
 def _thing_begun(clause: str) -> str | None:
     """In lower case, what a past question's "before …" clause says the user took up: the object of a verb of
     beginning ("before I switched to herbal tea", "before I got the e-bike"), a thing of the user's ("before my
-    knee surgery"), an activity ("before swimming") or a name in lower case ("before hoboken"); not a routine
+    knee surgery"), an activity ("before swimming"), a name in lower case ("before hoboken") or the doer of a change
+    ("before the podiatrist changed them"); not a routine
     ("before bed") or a moment that comes round again."""
     words = clause.lower().split()
     begun = _BEGAN.match(" ".join(words))
@@ -103,6 +108,9 @@ def _thing_begun(clause: str) -> str | None:
     while words and words[0] in _DETERMINERS:
         words = words[1:]
     words = [w.strip(".'’-") for w in words[:3]]
+    # a thing and what it did: "before the podiatrist changed them" began when the user first told of the podiatrist
+    done = next((n for n, w in enumerate(words[1:], start=1) if _DID.fullmatch(w)), None)
+    words = words[:done] if done else words
     if not words or words[0] in _NOT_A_THING or any(w in _RECURRING or w in _ROUTINE for w in words):
         return None  # "before I moved to be near my sister" says why, not what
     return " ".join(words)

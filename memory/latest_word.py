@@ -122,7 +122,13 @@ _ZH_SWITCH = re.compile(r"换到|换成|换去|换用|改到|改成|改去|改�
                         r"|开始(?:送|去|用|在|上|喝|吃|找|坐|骑|住)"  # "这学期开始送学校对面的博雅了"
                         r"|第一次(?:去|找)"  # "王医生退休了😭 上周第一次去瑞尔齿科看的陈医生"
                         # a new place named: "新店叫 Nail Bar 7", "新公司在望京"
-                        r"|新(?:的)?(?:店|家|公司|单位|学校|医院|诊所|健身房|房子|工作室)(?:叫|是|在)")
+                        r"|新(?:的)?(?:店|家|公司|单位|学校|医院|诊所|健身房|房子|工作室)(?:叫|是|在)"
+                        # a date moved: "考试改期到4月20号"; a new one got ("上了台杜卡迪"); a habit set right ("这俩月硬是把作息掰回来了")
+                        r"|改期|延期到|推迟到|提前到|(?:上|提)了[台辆部]|(?:调|掰|改|扭)(?:过来|回来)了"
+                        # a choice that came of it: "我们最后还是去了徐汇", "最后选了小米"
+                        r"|最后(?:还是)?(?:去了|选了|定了|搬了|挑了|报了|换了)"
+                        # what it is now, opening a clause: "弄好了 现在是联通大王卡", "现在是个姓陈的小姑娘"
+                        r"|(?:^|(?<=[\s，,。！!～~]))(?:现在|如今|目前)(?:就|改|已经)?是(?![不什啥几多谁哪否])")
 # what holds now, after what ended: "岩馆卡退了，现在周末都跟朋友去打飞盘"
 _ZH_NOW = re.compile(r"现在|如今|目前|这阵子")
 # an end told with nothing after it, of the thing being talked of: "戒了！！已经三个月没碰了💪" after "我一天大概半包烟吧"
@@ -366,20 +372,23 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     latest = max(on_topic, key=lambda m: index.attrs(m)[1], default=None)
     if latest is None:
         return _switch_from_best(index, ids, scores, own, texts, question, yes_no=yes_no, rules=rules)
-    holding_a_word = set().union(*holders)
-    # a later switch that holds fewer of the words, however low it scores, moves on from it when it shares one with it:
-    # "英语课转到学而思了" after "儿子周末在新东方上英语课" for "我儿子现在周末英语在哪上？"
-    # or one that shares a character of the question's words with it: "最近都跑QQ音乐上听了，…周杰伦的歌只有那边有" after
-    # "我听歌一直用网易云" for "我现在用哪个app听歌？"
+    # a later switch (or for a yes/no question an end), however low it scores, moves on from it when it shares a word
+    # with it, though it holds none of the question's ("把索尼那台连镜头一起出掉了，入了台富士X100VI" after "我现在拍照主力是索尼A7C"
+    # for "我现在拍照用的是哪台相机？"), or a character of the question's words ("最近都跑QQ音乐上听了，…周杰伦的歌只有那边有"
+    # after "我听歌一直用网易云" for "我现在用哪个app听歌？"; "想了很久，不考了" after "在准备考研" for "我还在准备考研吗"); and a
+    # switch when the ranking puts it at half the best match or more, as `_switch_from_best` takes one ("之前那位调去别的院区了
+    # 现在是个姓陈的小姑娘" after "我的康复师是王医生 每周二去做腰的理疗" for "现在是谁给我做理疗"), not an end, which may end
+    # something else ("那家店的东西太难吃了 再也不去了" for "我有什么不能吃的东西吗？")
     later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1]]
     switches = texts(later)
     shared = asked_characters(question) & set(said.get(latest, ""))
-    # and for a yes/no question, a later end that shares such a character: "想了很久，不考了" after "在准备考研" for
-    # "我还在准备考研吗"
+    bar = ANSWERING_SHARE * _unlifted_best(scores, rules)
+    answering = {m for m, score in zip(ids, scores) if score >= bar}
     switched = [m for m in later if (_ZH_SWITCH.search(switches.get(m, ""))
                                      or yes_no and _tells_an_end(switches.get(m, "")))
-                and (topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, "")) and m in holding_a_word
-                     or shared & set(switches.get(m, "")))]
+                and (topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, ""))
+                     or shared & set(switches.get(m, ""))
+                     or m in answering and _ZH_SWITCH.search(switches.get(m, "")))]
     latest = max(switched, key=lambda m: index.attrs(m)[1], default=latest)
     said_at = index.attrs(latest)[1]
     earlier = [m for m, count in held.items() if count and index.attrs(m)[1] < said_at]

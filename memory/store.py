@@ -485,6 +485,12 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # stop 67: words chat puts before a question ("roughly how much does …", "random q, can u …") keep it a question;
     # 几 after 了 counts ("去那边打了几次"), it does not ask; "终于搬了！！" is a move
     ("m059_statement_marks", m008_statement_marks),
+    # stop 68: asking for ideas or tips by naming them ("puzzle ideas for a 7 year old") only asks; kin with the "my"
+    # dropped ("sister wants to …") are someone else; "pulled out of the saturday thing", "my grain shop shut its doors",
+    # "officially off pred", "楼下那家店突然关门了", "协会那边我退了" and "周五那个局散了" end something; "the practice handed
+    # everyone over to dr …", "ended up ordering …", "上了台杜卡迪", "只好去了…" and "就一直在那下单了" tell a change; an
+    # ellipsis ends a clause ("那家店倒闭了…现在改去超级猩猩")
+    ("m060_statement_marks", m008_statement_marks),
 ]
 
 

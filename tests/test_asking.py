@@ -57,6 +57,15 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("quick question: is it ok to freeze bread", True),
     ("honestly loving the new flat", False),
     ("ok did it, the rent is paid", False),
+    # ideas asked for by naming them, the verb left out
+    ("puzzle ideas for a 7 year old who's bored of easy ones", True),
+    ("tips for meeting new neighbors when you're super introverted", True),
+    ("need ideas for a science fair project thats cheap", True),
+    ("just found some great ideas for the garden", False),
+    ("tips for my first 1:1 with a new manager", False),  # the user's, as "any tips for my …" is
+    ("cheapest way to get compost bags home if you dont have a car boot to fill with mud", True),  # a way asked for
+    ("best way to separate personal and business expenses when half my gear is used for both", False),
+    ("best day ever at the lake", False),
 ])
 def test_a_message_that_only_asks_says_nothing_of_its_writer(text, only_asks):
     assert asks_only(text) is only_asks
@@ -190,6 +199,14 @@ def test_a_question_that_names_the_user_weighs_as_little_as_one_that_only_asks(m
     remember_daily(minilm_engram, ["physio reckons i tore my calf, so no running for six weeks",
                                    "why does my leg cramp in the middle of the night"])
     assert first_message_id(minilm_engram, "what's the problem with my leg?") == "m0"
+
+
+def test_ideas_asked_for_with_no_verb_stay_below_what_the_user_told(minilm_engram):
+    """"puzzle ideas for a 7 year old …" shares "puzzle" with the question and asks for ideas; the puzzle done with the
+    nephew answers."""
+    remember_daily(minilm_engram, ["my nephew and i knocked out the 500pc t-rex one in like 2 hrs lol kid is a machine",
+                                   "puzzle ideas for a 7 year old who's bored of easy ones"])
+    assert first_message_id(minilm_engram, "who helped me assemble the dinosaur puzzle?") == "m0"
 
 
 @pytest.mark.parametrize("said, question", [

@@ -1,7 +1,7 @@
 """A question about the time before something the user told ("where did I work before the BBC?")."""
 import pytest
 
-from memory.before_event import named_before
+from memory.before_event import before_a_change, named_before
 from tests.helpers import first_message_id, open_engram, remember_daily
 
 
@@ -36,6 +36,9 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("which gym was i going to before crunch", "crunch"),
     ("where did i work before now?", None),
     ("what was i doing before lunch", None),
+    # the doer of a change: the time before the user first told of them
+    ("what running shoes was i wearing before the podiatrist changed them?", "podiatrist"),
+    ("where did i work before the layoffs started?", "layoffs"),
 ])
 def test_the_name_a_before_question_is_anchored_on(question, name):
     assert named_before(question) == name
@@ -113,3 +116,14 @@ def test_before_a_place_named_in_lower_case_is_the_time_before_the_user_said_the
         result = eng.recall("before portobello, where was i living?")
         assert read_as_a_time(result)
         assert result.results[0].unit.message_id == "m0"
+
+
+@pytest.mark.parametrize("question, changed", [
+    ("what did i eat before the gym?", False),
+    ("what phone did i have before i switched to the pixel?", True),
+    ("what running shoes was i wearing before the podiatrist changed them?", True),  # someone else's doing
+    ("what was my truck called before the new name?", True),  # a new one came
+    ("what did i do before the new year?", False),
+])
+def test_a_question_about_before_a_change_presupposes_one(question, changed):
+    assert before_a_change(question) is changed

@@ -53,6 +53,11 @@ def test_supervisor_and_supervising_are_one_word_family():
       "组会汇报PPT怎么做才不会被骂",
       "原来的老板调去北京了，我现在转到孙老师组里，组会改到周四晚上"],
      "我之前的导师是谁？", "周教授", "孙老师"),
+    # a change someone else made to the user's things
+    (["running in brooks ghost 14s rn, comfy but my shins hate me", "shin splints - ice or heat?",
+      "podiatrist put me in Hoka Clifton 9s, shins are way better already",
+      "how many miles before running shoes wear out"],
+     "what running shoes was i wearing before the podiatrist changed them?", "brooks", "Hoka"),
 ])
 def test_the_answer_to_a_question_about_before_a_change_no_longer_holds(engram, messages, question, before, after):
     remember_daily(engram, messages)

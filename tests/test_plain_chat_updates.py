@@ -5,7 +5,7 @@ import pytest
 from memory.extract.attributes import resolve, statement_marks, tells_a_change, tells_an_end
 from memory.extract.value_types import kinds_that_left
 from memory.recall import _about_user, names_a_value
-from tests.helpers import at, by_text, remember_months_apart, results_after_all
+from tests.helpers import at, by_text, remember_daily, remember_months_apart, results_after_all
 
 @pytest.fixture
 def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
@@ -384,6 +384,7 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("我妈送了我姐一条项链 我姐开心坏了", "§others"),  # what someone gave one of the user's people
     ("我妈拉着我姨去跳了广场舞", "§others"),  # one of the user's people taken along
     ("ngl i go through like a juul pod a day rn, it's bad", "§smoking"),  # a vape by its brand
+    ("楼下那家店倒闭了…现在改去超级猩猩上团课，按次付费也还行", "§gym"),  # an ellipsis ends the clause of the end
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -406,6 +407,11 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
     ("mom added me to her family plan on Visible to save $$", "§others"),
     ("老公生日反过来送了我一台咖啡机 现在天天用", "§others"),  # what someone gave the user
     ("my boss signed me up for the leadership course, starts monday", "§others"),
+    ("楼下那家店倒闭了…现在改去超级猩猩上团课，按次付费也还行", "§gym~no"),  # a switch, not only an end
+    # what the user had to take instead, and has used since: a switch, not only an end
+    ("那家诊所关门了 只好去了公司附近的美奥口腔 还行吧", "§said~no"),
+    ("welp my grain shop shut its doors 😭 ended up ordering everything from MoreBeer online", "§said~no"),
+    ("老周那儿关门了😢 后来发现淘宝上森屿木坊的也挺干 就一直在那下单了", "§said~no"),
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):
     assert mark not in statement_marks(text)
@@ -493,9 +499,24 @@ def test_a_message_about_someone_else_that_a_rule_took_for_the_users_word_keeps_
     "瑜伽课我没再续",
     "3 months smoke free today!! the gum actually helped",  # a milestone free of it, the hyphen dropped
     "day 12 nicotine free, cravings are brutal",
+    "we pulled out of the saturday thing. booth fee doubled and sales were meh",  # pulled out of it
+    "stress fracture in my left foot, pulled out of chicago and asked to defer to next year",
+    "welp my grain shop shut its doors last month 😭",  # the place the user went closed
+    "the bakery on my street went under in march",
+    "finished the taper!!! officially off pred as of monday 🎉",
+    "楼下那家店突然关门了 钱都没退 气死",  # the place the user went closed
+    "老周那儿关门了😢 只能另找地方",
+    "协会那边我退了 会长太爱搞形式主义",  # the user left what they spoke of
+    "周五那个局散了 老王去深圳了 以后没得玩了😭",  # a group broke up
 ])
 def test_more_ways_of_telling_an_end(text):
     assert tells_an_end(text)
+
+
+@pytest.mark.parametrize("text", ["pulled out of the driveway and clipped the bin", "pulled out of town at dawn",
+                                  "那家店的菜越来越难吃了", "我们那边下雪了"])
+def test_pulling_out_of_a_place_and_a_place_spoken_of_end_nothing(text):
+    assert not tells_an_end(text)
 
 
 @pytest.mark.parametrize("text", [
@@ -561,8 +582,13 @@ def test_words_near_an_end_that_end_nothing(text):
     ("club director reshuffled the pairings and stuck me with Denise, fingers crossed", True),
     ("league paired me up with a lefty for doubles this season", True),
     ("stuck with my old racket for one more season", False),
-    # a new one bought, named in Latin letters
+    # a practice that handed its patients on moved the user
+    ("turns out mine retired over the summer 😭 the practice handed everyone over to dr linnea bergstrom", True),
+    ("handed everyone their coffees and left", False),
+    # a new one bought, named in Latin letters, or got ("上了台")
     ("纠结了一个月 最后还是入了Kindle 看书眼睛舒服多了", True),
+    ("老车被追尾直接报废了 保险赔了点 凑钱上了台比亚迪海豚", True),
+
     ("入了门才发现摄影好烧钱", False),
 ])
 def test_more_ways_of_telling_a_new_state(text, changes):
@@ -586,6 +612,40 @@ def test_more_ways_of_telling_a_new_state(text, changes):
       "is 5g worth paying extra for on a phone plan",
       "signal at the flat was awful so my brother added me to his EE family plan, same money, way better"],
      "what phone plan am i on at the moment?", "EE family plan", "lebara"),
+    (["we got a spot at the Lakeview farmers market saturdays!! truck's gonna be there 8-1",
+      "what's a fair price for elote at a farmers market rn",
+      "we pulled out of the saturday thing. booth fee doubled and sales were meh, just not worth it"],
+     "is the truck still doing the saturday farmers market?", "pulled out", "Lakeview"),
+    # the user left what they spoke of
+    (["加入了城市定向越野协会 每个月都有比赛 开心", "定向越野的指北针怎么选啊 拇指式的好用吗", "协会那边我退了 这半年一直出差 根本去不了 白交钱",
+      "出差的时候怎么保持训练啊 酒店健身房都好小"],
+     "我还是定向越野协会的会员吗", "我退了", "每个月都有比赛"),
+    # a date moved, a new one got, a habit set right
+    (["雅思约在3月16号了，机考，在北语考点", "雅思口语part2老是卡壳怎么练", "来不及了来不及了，考试改期到4月20号，交了改期费心在滴血"],
+     "我雅思到底哪天考？", "4月20号", "3月16号"),
+    (["提车啦！！春风450SR 白色的 帅不帅😎", "夏天骑摩托穿什么护具不闷啊 热死了", "450出掉了 上了台杜卡迪怪兽 老婆说我疯了哈哈哈",
+      "新手骑车过弯老害怕 怎么克服啊"],
+     "我现在骑的是什么车", "杜卡迪", "春风"),
+    (["我一般一点多才睡，早上九点起，夜猫子本猫了", "睡前刷手机真的影响睡眠吗", "这俩月硬是把作息掰回来了，十一点上床，七点不用闹钟自己醒"],
+     "我现在晚上几点睡？", "十一点", "一点多"),
+    # a practice that handed its patients on, the dentist named by "mine"
+    (["dentist is Dr. Okafor, cleaning booked for march", "why do my gums bleed after flossing, is that bad",
+      "turns out mine retired over the summer 😭 the practice handed everyone over to dr linnea bergstrom, first appt "
+      "went fine"],
+     "who's my dentist now?", "bergstrom", "Okafor"),
+    # a Chinese switch the ranking puts at half the best match, though it shares no word of the question
+    (["我的康复师是王医生 每周二去做腰的理疗", "腰间盘突出能跑步吗", "之前那位调去别的院区了 现在是个姓陈的小姑娘 陈医生 手法还挺好的"],
+     "现在是谁给我做理疗", "陈医生", "王医生"),
+    # what it is now, told as 现在是
+    (["我用的移动129套餐 流量根本不够用", "携号转网要多久啊", "弄好了 现在是联通大王卡 一个月才19块 香", "手机流量怎么查还剩多少"],
+     "我现在手机用的啥套餐", "大王卡", "129套餐"),
+    # the place the user went closed, and where they go now
+    (["新年新气象 办了乐刻的月卡💪 楼下就有一家", "练腿第二天楼梯都下不了 正常吗哈哈", "楼下那家店突然关门了 钱都没退 气死 现在去超级猩猩上团课 按次付费"],
+     "我现在在哪健身", "超级猩猩", "乐刻"),
+    # a choice that came of it
+    (["搬完家了累死 新家在浦东张江这边，离地铁站走路五分钟", "家里老有股霉味怎么办 梅雨季好烦",
+      "跟你说 我们最后还是去了徐汇 公司换地方了通勤太远 新房东人也挺好"],
+     "我现在住哪", "徐汇", "张江"),
     (["my laptop is a lenovo yoga, it's fine for uni stuff",
       "do laptop cooling pads actually work",
       "typing this on the framework 13 i built 🥹 never going back, i can swap the ports"],
@@ -598,6 +658,15 @@ def test_a_change_or_an_end_in_more_words_is_the_latest_and_what_it_left_is_hist
     found = results_after_all(engram, question)
     assert first in found[0].unit.content
     assert by_text(found, left_behind).valid is False
+
+
+def test_a_chinese_switch_that_shares_a_name_with_the_best_match_is_the_latest_though_it_holds_no_word_of_the_question(
+        engram):
+    remember_daily(engram, ["我现在拍照主力是索尼A7C，配了个35mm定焦", "拍夜景怎么才能不糊啊", "Lightroom调色有啥推荐的预设吗",
+                            "把索尼那台连镜头一起出掉了，入了台富士X100VI，扫街轻便太多了📷", "周末想去外滩扫街，几点光线最好？"])
+    found = results_after_all(engram, "我现在拍照用的是哪台相机？")
+    assert "富士" in found[0].unit.content
+    assert by_text(found, "A7C").valid is False
 
 
 def test_a_new_state_from_now_on_is_the_latest(engram):

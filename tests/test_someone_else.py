@@ -14,6 +14,8 @@ from tests.helpers import at, first_message_id, open_engram, remember_daily
     ("我妈在医院当护士", [OTHERS_MARK]),
     ("Mum keeps asking me to sort her phone plan, she's with EE.", ["§told", OTHERS_MARK]),  # a parent by name
     ("neighbour's tesla blocking our drive AGAIN lol should i leave a note", [OTHERS_MARK]),  # chat drops the "my"
+    ("sister wants to bring her kids over sunday, what snacks do kids actually eat", [OTHERS_MARK]),  # before a verb
+    ("sister and i went to the zoo", ["§said"]),
     # and it asks first
     ("what's the weather like in Leeds in January? asking for my mum who still lives up there",
      [OTHERS_MARK, ASKS_FIRST_MARK]),

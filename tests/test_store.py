@@ -283,6 +283,11 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m058_statement_marks", "100 days smoke free today!!", "§smoking~no"),  # a milestone free of it
     ("m059_statement_marks", "roughly how much does an emergency vet visit cost at night", "§asks"),  # a lead word
     ("m059_statement_marks", "终于搬了！！现在在滨江这边 离公司近多了", "§home_location"),  # 搬了 ends a clause
+    ("m060_statement_marks", "puzzle ideas for a 7 year old who's bored of easy ones", "§asks"),  # ideas asked for
+    ("m060_statement_marks", "sister wants to bring her kids over sunday, what snacks do kids eat", "§others"),  # kin
+    ("m060_statement_marks", "we pulled out of the saturday thing, booth fee doubled", "§said~no"),  # an end
+    ("m060_statement_marks", "协会那边我退了 会长太爱搞形式主义", "§said~no"),  # the user left what they spoke of
+    ("m060_statement_marks", "楼下那家店倒闭了…现在改去超级猩猩上团课", "§gym"),  # an ellipsis ends a clause
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

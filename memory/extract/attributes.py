@@ -651,7 +651,12 @@ _NEGATION = re.compile(
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:not|won't be|didn't|did not) renew(?:ing)?\b"
     # a word of the user's own ending: "bowed out of the book thing", "hung up my boots", "i've let priya go"
-    r"|bowed out|back(?:ed|ing)? out of|stepped back from|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
+    r"|bowed out|back(?:ed|ing)? out of|stepped back from"
+    # "we pulled out of the saturday thing", "pulled out of chicago" (not "pulled out of the driveway"); the place the
+    # user went closed ("my grain shop shut its doors"); "officially off pred as of monday"
+    r"|pull(?:ed|ing)? out of (?:(?:the|my|our|that|this) )?(?!(?:drive(?:way)?|car ?park|parking|garage|lot|station"
+    r"|road|junction|space|spot|bay|lane|street|bed|town|the)\b)\w+"
+    r"|(?:shut|closed) (?:its|their) doors|(?:went|gone|going) (?:bust|under|out of business)|officially off\b|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
     r"|spikes|racket|racquet|apron|whistle)|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
     # a thing of the user's let go, not someone let go somewhere: "let the abbey road go on discogs" (not "let my kids
     # go to the party")
@@ -671,7 +676,11 @@ _NEGATION = re.compile(
     r"|(?<![他她你它])出手了"  # 出手了 a thing is sold it ("车出手了"; not "他出手了", someone made a move)
     r"|戒了|戒掉|退掉|转给别人|转让出去|转让掉|转手了|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     # "帐篷送给我表弟了", the user's own shop closed ("小店关了"), retired ("正式退休啦"), "那个云盘订阅我退了"
-    r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
+    r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了"
+    # the place the user went to closed ("楼下那家店突然关门了", "老周那儿关门了"), the user left what they spoke of ("协会那边我
+    # 退了"), a group broke up ("周五那个局散了")
+    r"|(?:那家|那个|这家|那儿|那边|那里)[^，。,！？\s]{0,6}?(?:关门|倒闭|关店|跑路)了|(?:那边|那里|那儿)我?[也都]?(?:已经)?退了"
+    r"|(?:局|团|队|社|群|班)子?[也都就]?散了|没得(?:玩|去|打|练|上)了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
     r"|到期没续|没续费|不续了|没(?:再|有)?续了|没(?:再|有)续|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课"
@@ -692,7 +701,8 @@ _CHANGE = re.compile(
     r"|change of plans?|rebooked|brought in|fired (?:them|him|her|my|our|the)"
     # a choice that came of it, and a state from now on: "ended up going with gexa", "that's what we're doing going
     # forward", "the practice handed all her patients to dr brennan", "ovo energy takes over on the 1st"
-    r"|ended up (?:going|moving|booking|switching|getting|picking|using|signing|joining|choosing|taking|with|at|on"
+    r"|ended up (?:going|moving|booking|switching|getting|picking|using|signing|joining|choosing|taking|ordering|buying"
+    r"|renting|seeing|with|at|on"
     r"|in (?!(?:the )?(?:er|a&e|hospital|urgent care|tears|bed)\b))"
     r"|going forward|from now on|from here on|signed up (?:at|with)|takes over|took over"
     # a job left and one begun: "last day at the old place friday, starting at Monzo on the 5th"
@@ -703,7 +713,8 @@ _CHANGE = re.compile(
     r"|(?:added|moved|switched|swapped|transferred|referred|(?:re)?assigned|bumped|handed|stuck|put|enrolled) (?:me|us)"
     r"(?: (?:off|over|up|back|down|across))? (?:to|onto|on(?! hold)|at|into)"
     r"|(?:(?:re)?paired|partnered|teamed|matched|stuck|put|(?:re)?assigned) (?:me|us)(?: up)? with"
-    r"|handed (?:me|us|(?:all )?(?:her|his|their|its) (?:patients|clients|customers|students|members)"
+    r"|(?:handed|passed) (?:me|us|everyone|everybody|all of us|(?:all )?(?:her|his|their|its|the) (?:patients|clients"
+    r"|customers|students|members)"
     r"|(?:my|our) (?:file|files|records|notes|chart|case|account))(?: over)? to"
     # a new state from a moment: "the car's covered by admiral from today", "starting jan we're paying $340 a month"
     r"|(?:from|as of|starting) (?:today|tomorrow|next (?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
@@ -721,8 +732,10 @@ _CHANGE = re.compile(
     r"|现在|最近(?!想|打算|准备|考虑|在想|在考虑)|(?:这阵子|这段时间)(?!想|打算|准备|考虑)|如今|改|换|跳槽|搬到|搬去|迁到|挪到|开始"
     # "这俩月都骑小电驴上班了": the last few weeks or months, as 最近; "携号转网去广电了"; "之前那对送表弟了": the old one passed on
     r"|这(?:俩|两|几)个?(?:月|礼拜|星期|周)(?!想|打算|准备|考虑)|携号转网|" + OLD_ONE_PASSED_ON_ZH +
-    r"|新(?!开了?一?家)|入了(?:[台个部辆款只块副]|(?=[A-Za-z]))|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
+    r"|新(?!开了?一?家)|入了(?:[台个部辆款只块副]|(?=[A-Za-z]))|(?:上|提)了[台辆部](?=[^，。,！？\s])|入手|投奔|转粉|开通|开了[^，。,！？\s]{0,8}?(?:会员|卡)"
     r"|报了[^，。,！？\s]{0,10}?(?:班|课)|涨到|降到|涨价|降价"  # "报了个尤克里里的班": signed up for something new
+    # what the user had to take instead, and where they have gone since: "只好去了公司附近的美奥口腔", "就一直在那下单了"
+    r"|(?:只好|只能|只得)(?:去了|换了?|改|找了|用了)|(?:就|都)一直在(?:那|这)"
     # a state from a moment on, as "starting next month": "下个月起去美团", "3月起改成每周两次"; not "今天起晚了"
     r"|(?:今天|明天|下周|下礼拜|下个?月|这周|本周|这个月|本月|明年|[\d一二三四五六七八九十]+月(?:[\d一二三四五六七八九十]+[号日])?)"
     r"起(?![床晚早来得不])", re.I)
@@ -1040,7 +1053,7 @@ _HAN_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?
 # a space before Chinese ends a clause, as chat types it ("吉他吃灰一年了hhh 最近迷上了架子鼓"); a title's full stop ends none
 # ("seeing Dr. Hanna Weiss every other Thursday for my anxiety")
 # an emoji before a space ends a clause as a full stop would: "sold the outback 😢 picked up a used Mazda CX-5 today"
-_CLAUSE = re.compile(r"(?:[,;:，；：。!?！？]|(?<!\bDr)(?<!\bdr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.)+\s*"
+_CLAUSE = re.compile(r"(?:[,;:，；：。!?！？…]|(?<!\bDr)(?<!\bdr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.)+\s*"
                      rf"|\s*[{EMOJI}]+(?=\s)\s*|\s+(?:and|but|so)\s+|(?<=[\u4e00-\u9fff\w])\s+(?=[\u4e00-\u9fff])")
 # A tail that says what a change put an end to ("Transferred to the Royal Free, so no more nights!", "…, no more early
 # shifts for me", "调到了日班，再也不用熬夜了") is a consequence of the clause before it, not a negation of it.

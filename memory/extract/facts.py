@@ -82,6 +82,17 @@ _REQUEST = re.compile(
 _SHOPPING = re.compile(
     r"^\W*(?:need|looking for|shopping for|searching for)\s+(?:a|an|some|new|good|cheap|decent)\b"
     r"|^\W*(?:想|打算|准备)(?:给[^，,。\s]{1,4})?(?:买|入|换)(?:个|一个|台|一台|部|一部|双|一双|把|一把|款|一款|辆|一辆)", re.I)
+# ... and asking for ideas or a way by naming them, the verb left out, with no word of the user's in the clause, as "any
+# tips for …" asks: "puzzle ideas for a 7 year old who's bored of easy ones", "tips for meeting new neighbors when you're
+# super introverted", "cheapest way to get compost bags home if you dont have a car boot" (not "found some great ideas
+# for the garden", nor "tips for my first 1:1 with a new manager")
+_ASKING_FOR = re.compile(
+    r"^\W*(?:(?:need\s+)?(?:(?!(?:i|we|my|our|his|her|their|your|the|these|those|some|found|got|have|had|saw|read"
+    r"|heard|shared|gave|love|loved|used|tried|just|any|anyone|anybody)\b)[\w'-]+\s+){0,3}?"
+    r"(?:ideas?|tips|recs|recommendations|suggestions|advice|hacks)\s+(?:for|on|to|about)\b"
+    r"|(?:the\s+)?(?:best|cheapest|easiest|quickest|fastest|safest|simplest|healthiest|good|smartest)\s+(?:[\w'-]+\s+)?"
+    r"ways?\s+to\b)"
+    r"(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)", re.I)
 _PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
 _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
 # 几 before a measure word, or ending a sentence ("押几付几啊"), asks how many; after a number it is a rough count, not
@@ -461,7 +472,7 @@ def requests(text: str) -> bool:
     something, and by itself tells nothing of the writer (a note to keep, "remember that …", is no request)."""
     s = text.strip()
     first = re.split(r"[,;:，；：]", s, maxsplit=1)[0]
-    return (bool(_REQUEST.match(s) or _PLEASE_LAST.search(first))
+    return (bool(_REQUEST.match(s) or _ASKING_FOR.match(s) or _PLEASE_LAST.search(first))
             and not _REMEMBER_EN.match(s) and not _REMEMBER_ZH.match(s))
 
 

@@ -41,6 +41,11 @@ _OTHER_SUBJECT_EN = re.compile(
     rf"|the\s+(?P<whose>{_RELATION_EN})(?='s|s'|s\b)"  # "the neighbour's dog barks at 6am", "the neighbours"
     rf"|(?P<bare>{_RELATION_EN})(?='s\s)"  # as chat drops the "my": "neighbour's tesla blocking our drive again"
     r"|(?P<named>mum|mom|mam|dad|nan|nana|gran|grandma|grandpa|grandad)"
+    # kin and friends with the "my" dropped, before what they do: "sister wants to bring her kids over sunday"
+    r"|(?P<dropped>sister|brother|wife|husband|hubby|bf|gf|boyfriend|girlfriend|partner|fianc[eé]e?|son|daughter"
+    r"|cousin|niece|nephew|aunt|uncle|bestie|roommate|flatmate|housemate)"
+    r"(?=\s+(?:wants|says|said|thinks|keeps|is|was|has|had|just|needs|asked|loves|hates|got|went|called|texted|told"
+    r"|reckons|wanted|started|decided)\b)"
     # someone the user knows by what they do for them: "the kid i tutor says his dentist gives out stickers"
     r"|(?:the|this|that|a|one of the) (?P<known>kid|boy|girl|lad|guy|woman|man|lady|family|student|client|patient"
     r"|teen|child)s? (?:i|we) (?:tutor|teach|coach|babysit|nanny|mentor|look after|care for|work with|clean for))\b"
@@ -136,7 +141,8 @@ def someone_elses(clause: str) -> set[str] | None:
     if m:
         if m.group("known"):  # no relation of the user's: "the kid i tutor" is no child of theirs
             return set()
-        who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")).lower()
+        who = (m.group("who") or m.group("whose") or m.group("bare") or m.group("named")
+               or m.group("dropped")).lower()
         at_work = {"employer"} if _AT_WORK.match(stripped, m.start(m.lastgroup)) else set()
         return {topic for relation, topic in _RELATION_TOPICS_EN if re.fullmatch(relation, who)} | at_work
     m = _OTHER_SUBJECT_ZH.match(stripped)
