@@ -47,7 +47,7 @@ _BEGAN = re.compile(r"^(?:i|we)\s+(?:(?:had|have)\s+)?(?:switched|moved|changed|
                     r"|joined|took up|picked up|began|signed up|swapped|upgraded)"
                     r"(?:\s+(?:to|for|with|into|over to|up for))?\b")
 _DETERMINERS = {"the", "a", "an", "my", "our"}
-_DID = re.compile(r"[a-z]{3,}ed|put|got|gave|made|sent|told|took|said|set|sold|left|brought")
+_DID = re.compile(r"[a-z]{2,}ed|put|got|gave|made|sent|told|took|said|set|sold|left|brought")
 _NOT_A_THING = {"be", "get", "have", "do", "go", "live", "work", "it", "them", "that", "this", "then", "there", "here",
                 "somewhere", "now", "today", "tonight", "tomorrow", "yesterday", "ever", "long", "anything",
                 "everything", "i", "we", "you", "he", "she", "they"}

@@ -651,13 +651,13 @@ _NEGATION = re.compile(
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:not|won't be|didn't|did not) renew(?:ing)?\b"
     # a word of the user's own ending: "bowed out of the book thing", "hung up my boots", "i've let priya go"
-    r"|bowed out|back(?:ed|ing)? out of|stepped back from"
+    r"|bowed out|back(?:ed|ing)? out of|stepped back from|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
+    r"|spikes|racket|racquet|apron|whistle)|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
     # "we pulled out of the saturday thing", "pulled out of chicago" (not "pulled out of the driveway"); the place the
     # user went closed ("my grain shop shut its doors"); "officially off pred as of monday"
     r"|pull(?:ed|ing)? out of (?:(?:the|my|our|that|this) )?(?!(?:drive(?:way)?|car ?park|parking|garage|lot|station"
     r"|road|junction|space|spot|bay|lane|street|bed|town|the)\b)\w+"
-    r"|(?:shut|closed) (?:its|their) doors|(?:went|gone|going) (?:bust|under|out of business)|officially off\b|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
-    r"|spikes|racket|racquet|apron|whistle)|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
+    r"|(?:shut|closed) (?:its|their) doors|(?:went|gone|going) (?:bust|under|out of business)|officially off\b"
     # a thing of the user's let go, not someone let go somewhere: "let the abbey road go on discogs" (not "let my kids
     # go to the party")
     r"|let (?:the|my|our) (?:[\w-]+ ){1,3}?go\b(?! (?:to|out|outside|play|and|with|in|into|home|back|first|ahead)\b)"
@@ -676,11 +676,11 @@ _NEGATION = re.compile(
     r"|(?<![他她你它])出手了"  # 出手了 a thing is sold it ("车出手了"; not "他出手了", someone made a move)
     r"|戒了|戒掉|退掉|转给别人|转让出去|转让掉|转手了|去世|卸载|吃灰|不学了|不干了|不.{0,4}了(?:[，,。]|$)|退出了?|退群|退团|(?:群|团|队|社|会|班)我?[也都]?(?:已经)?退了"
     # "帐篷送给我表弟了", the user's own shop closed ("小店关了"), retired ("正式退休啦"), "那个云盘订阅我退了"
-    r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了"
+    r"|送给[^，。,！？\s]{1,6}了|(?:小店|网店|我的店|店铺|工作室)[也都]?关了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
     # the place the user went to closed ("楼下那家店突然关门了", "老周那儿关门了"), the user left what they spoke of ("协会那边我
     # 退了"), a group broke up ("周五那个局散了")
     r"|(?:那家|那个|这家|那儿|那边|那里)[^，。,！？\s]{0,6}?(?:关门|倒闭|关店|跑路)了|(?:那边|那里|那儿)我?[也都]?(?:已经)?退了"
-    r"|(?:局|团|队|社|群|班)子?[也都就]?散了|没得(?:玩|去|打|练|上)了|(?<!离)退休(?:了|啦)|(?:订阅|会员)我?[也都]?(?:已经)?退了"
+    r"|(?:局|团|队|社|群|班)子?[也都就]?散了|没得(?:玩|去|打|练|上)了"
     r"|(?<!警)(?<!告)戒(?![指备严律心]|不掉|不了)"  # 戒奶茶第40天, 戒糖; not a ring (戒指), a guard (警戒) or 戒不掉
     r"|还清|还完了|注销|销户|销卡|(?<![推促营经撤报开花核])销(?:了|掉)"  # a card closed, not an expense reimbursed (报销了)
     r"|到期没续|没续费|不续了|没(?:再|有)?续了|没(?:再|有)续|课我?(?:也|都|已经)?退了|出给[^，。,！？\s]{1,6}了|退课"
