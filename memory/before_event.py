@@ -97,8 +97,7 @@ def _thing_begun(clause: str) -> str | None:
     """In lower case, what a past question's "before …" clause says the user took up: the object of a verb of
     beginning ("before I switched to herbal tea", "before I got the e-bike"), a thing of the user's ("before my
     knee surgery"), an activity ("before swimming"), a name in lower case ("before hoboken") or the doer of a change
-    ("before the podiatrist changed them"); not a routine
-    ("before bed") or a moment that comes round again."""
+    ("before the podiatrist changed them"); not a routine ("before bed") or a moment that comes round again."""
     words = clause.lower().split()
     begun = _BEGAN.match(" ".join(words))
     if begun:

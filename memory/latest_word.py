@@ -382,8 +382,7 @@ def _latest_by_topic_words(index, ids: list[int], scores: list[float], rules: li
     later = [m for m in own_in_window if index.attrs(m)[1] > index.attrs(latest)[1]]
     switches = texts(later)
     shared = asked_characters(question) & set(said.get(latest, ""))
-    bar = ANSWERING_SHARE * _unlifted_best(scores, rules)
-    answering = {m for m, score in zip(ids, scores) if score >= bar}
+    answering = _answering(ids, scores, rules)
     switched = [m for m in later if (_ZH_SWITCH.search(switches.get(m, ""))
                                      or yes_no and _tells_an_end(switches.get(m, "")))
                 and (topic_words_zh(said.get(latest, "")) & topic_words_zh(switches.get(m, ""))
@@ -407,6 +406,13 @@ def _unlifted_best(scores: list[float], rules: list[bool]) -> float:
     later word must reach a share of."""
     plain = [score for score, rule in zip(scores[: WINDOW + 1], rules[: WINDOW + 1]) if not rule]
     return plain[0] if rules[0] and plain else scores[0]
+
+
+def _answering(ids: list[int], scores: list[float], rules: list[bool]) -> set[int]:
+    """The memories the ranking puts at `ANSWERING_SHARE` of the best match or more (of the best no rule lifted): a
+    later switch among them answers the question in its own right, whatever its words."""
+    bar = ANSWERING_SHARE * _unlifted_best(scores, rules)
+    return {m for m, score in zip(ids, scores) if score >= bar}
 
 
 def asked_characters(question: str) -> set[str]:
@@ -455,8 +461,7 @@ def _switch_from_best(index, ids: list[int], scores: list[float], own: list[int]
     def shares_a_thing(m: int) -> bool:
         return bool(topic & topic_words_zh(said[m]) or codes & code_shapes(said[m]))
 
-    bar = ANSWERING_SHARE * _unlifted_best(scores, rules)
-    answering = {m for m, score in zip(ids, scores) if score >= bar}
+    answering = _answering(ids, scores, rules)
     later = [m for m in own if index.attrs(m)[1] > best[1] and m in said
              and (_ZH_SWITCH.search(said[m]) or yes_no and _tells_a_change(said[m])
                   or _ZH_NOW.search(said[m]) and _tells_an_end(said[m]))

@@ -670,9 +670,10 @@ class Store:
             for place, (_, migrate) in enumerate(pending):
                 if last_place[migrate] == place:
                     migrate(conn)
-            applied_at = sql_literal(db_time(utc_now()))
-            conn.execute("INSERT INTO migrations VALUES "
-                         + ", ".join(f"({sql_literal(name)}, {applied_at})" for name, _ in pending))
+            applied_at = db_time(utc_now())
+            names = [[name, applied_at] for name, _ in pending]
+            for start in range(0, len(names), LITERAL_ROWS):  # as literals: no Arrow import when a store opens
+                bulk_insert(conn, "migrations", ("name", "applied_at"), names[start:start + LITERAL_ROWS])
 
     def _backup(self, *, before: str) -> None:
         self.backup_to(self.path.with_name(f"{self.path.name}.before-{before}.bak"))

@@ -49,6 +49,9 @@ _REMEMBER_EN = re.compile(
     re.I,
 )
 _REMEMBER_ZH = re.compile(r"^(?:请你|请|麻烦你|麻烦|帮我|你要|你)?(?:记住|记下|记一下|记着|牢记|要记得|记得)(?:一下)?")
+# no word of the user's in the rest of the clause: "any tips for selling shoes on vinted" asks, "any tips for my first 1:1"
+# tells of the user
+_NO_WORD_OF_THE_USERS = r"(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)"
 # words chat puts before a question: "roughly how much does a vet visit cost", "random q, can u drink coffee on ssris"
 _QUICK_Q = r"(?:random|quick|dumb|silly|stupid|serious) q(?:uestion)?"
 _ASKING_LEAD = r"(?:" + _QUICK_Q + r"(?: but)?[,:]?\s+)"
@@ -66,7 +69,7 @@ _QUESTION_EN = re.compile(
     r"(?!\s+(?:barely|hardly|never|only|just|totally|really|so|already|finally|still|definitely|probably|literally"
     r"|actually|even|easily|officially|honestly|seriously|basically|kinda|sorta|def|defo|prob)\b)"
     # chat asks without a question mark: "any tips for selling shoes on vinted", "anyone know a good plumber"
-    r"|^\W*(?:any|anyone|anybody)\s+(?!(?:time|day|more|longer)\b)(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)",
+    r"|^\W*(?:any|anyone|anybody)\s+(?!(?:time|day|more|longer)\b)" + _NO_WORD_OF_THE_USERS,
     re.I,
 )
 # A request to the assistant tells nothing by itself: "recommend me a thriller for a long flight", "write a funny
@@ -91,8 +94,7 @@ _ASKING_FOR = re.compile(
     r"|heard|shared|gave|love|loved|used|tried|just|any|anyone|anybody)\b)[\w'-]+\s+){0,3}?"
     r"(?:ideas?|tips|recs|recommendations|suggestions|advice|hacks)\s+(?:for|on|to|about)\b"
     r"|(?:the\s+)?(?:best|cheapest|easiest|quickest|fastest|safest|simplest|healthiest|good|smartest)\s+(?:[\w'-]+\s+)?"
-    r"ways?\s+to\b)"
-    r"(?![^,;:.!?]*\b(?:i|i'm|im|i've|ive|my|me)\b)", re.I)
+    r"ways?\s+to\b)" + _NO_WORD_OF_THE_USERS, re.I)
 _PLEASE_LAST = re.compile(r"\b(?:pls|plz|please)\W*$", re.I)
 _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)\s+me\b", re.I)
 # 几 before a measure word, or ending a sentence ("押几付几啊"), asks how many; after a number it is a rough count, not
