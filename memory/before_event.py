@@ -1,7 +1,7 @@
 """A question about the time before something the user told: "where did I work before the BBC?",
 "what city did I live in before I moved to Glasgow?", "我换iPhone之前用的是什么手机？".
 
-The thing is named (a word written with a capital, or in Chinese the object of 搬到, 换成, 去 … before
+The thing is named (a word written with a capital, or in Chinese the object of 搬到, 换成, 去, 回 … before
 之前/以前), or in lower case, in a question about the past, taken up ("before I switched to herbal tea", "before
 I got the e-bike", "before my knee surgery", "before swimming"). The moment it began is when the user first said
 something holding its name: a statement of the user's own, not a question (`§asks`), nor about someone else
@@ -37,7 +37,8 @@ AFTER_WEIGHT = 0.001
 _BEFORE_EN = re.compile(r"\b(?:before|prior to)\s+(?P<clause>[^,;?!.]+)", re.I)
 _BEFORE_ZH = re.compile(r"(?P<clause>[^，。？！?!,\s]{1,24}?)(?:之前|以前)")
 _NAME = re.compile(r"[A-Za-z0-9&+'’.-]*[A-Z][A-Za-z0-9&+'’.-]*")
-_ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|来到|来|回到|入职|加入|改成|改用|改|用上|到)"
+_ZH_VERB = re.compile(r"^(?:我们|我)?(?:还)?(?:换成|换到|换了|换|搬到|搬去|搬来|跳槽到|跳槽去|去了|去|来到|来|回到|回|转到|转去"
+                      r"|转(?!行|正|岗|账|发)|入职|加入|改成|改用|改|用上|到)"
                       r"(?P<name>[\u4e00-\u9fff]{2,8})$")
 _NOT_A_NAME = {"I", "I'm", "I've", "I'd", "I'll"}
 # a kind, not a thing: "换诊所之前" asks about the clinic before the switch of clinics, whose first mention is the old one
@@ -63,7 +64,7 @@ halloween thanksgiving diwali eid ramadan hanukkah passover new year year's eve 
 _BEFORE_A_CHANGE = re.compile(r"\b(?:before|prior to)\s+(?:i|we)\s+(?:\w+\s+)?(?:moved|switched|changed|swapped|relocated"
                               r"|upgraded)\b|\b(?:before|prior to)\s+the\s+\w+\s+(?:changed|switched|swapped|replaced)\b"
                               r"|\b(?:before|prior to)\s+(?:the|my|our)\s+new\b(?!\s+year)"
-                              r"|(?:搬|换|改|跳槽|来)[^，。？?]{0,12}(?:之前|以前)", re.I)
+                              r"|(?:搬|换|改|跳槽|来|转|回)[^，。？?]{0,12}(?:之前|以前)", re.I)
 
 
 def before_a_change(query: str) -> bool:

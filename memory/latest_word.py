@@ -202,8 +202,9 @@ def asks_present_state(question: str) -> bool:
     return (asks_as_user(question) or names_no_one(question)) and not past
 
 
-ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir|问",
-                          re.I)
+# 问 asks, 问题 may be a problem ("我体检查出啥问题了")
+ABOUT_ASKING = re.compile(r"\bask(?:s|ed|ing)?\b|\bquestions?\b|\bwanted to know\b|\bwonder(?:ed|ing)\b|\benquir|\binquir"
+                          r"|问(?!题)", re.I)
 SECOND_PERSON = {"you", "your", "yours", "you're", "you've", "yourself"}
 
 

@@ -491,6 +491,13 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # everyone over to dr …", "ended up ordering …", "上了台杜卡迪", "只好去了…" and "就一直在那下单了" tell a change; an
     # ellipsis ends a clause ("那家店倒闭了…现在改去超级猩猩")
     ("m060_statement_marks", m008_statement_marks),
+    # stop 69: a grandparent called by the word of the family's other language ("my babcia", "nonna", "opa") in one form
+    # with grandmother and grandfather
+    ("m061_one_word_form", m012_one_word_form),
+    # stop 69: such a grandparent is someone else; a terrace, maisonette or bedsit is a home ("we ended up in a little
+    # terrace in headington"); a car by a model no other thing is called ("my old Corolla"); a child starting the first
+    # school ("Priya started kindergarten") and a dog walked by name ("walking Biscuit", "刚遛完豆包回来")
+    ("m062_statement_marks", m008_statement_marks),
 ]
 
 

@@ -14,6 +14,10 @@ from tests.helpers import first_message_id, open_engram, remember_daily
     ("我去字节之前是在哪家公司上班的？", "字节"),
     ("我搬到杭州之前住在哪？", "杭州"),
     ("我来上海之前在哪座城市生活？", "上海"),
+    ("我回长沙之前住在哪个城市？", "长沙"),  # went back to
+    ("我转专业之前学的是啥？", "专业"),  # switched, the kind named
+    ("我回家之前在干嘛", None),  # one character: no name
+    ("我转行当老师之前是干嘛的来着？", None),  # 转行 changes careers: "行当老师" is no name
     ("what did I drink before?", None),  # nothing named: the value before the latest
     # in lower case, in a question about the past: what the user took up, a thing of theirs, an activity
     ("What did I drink before I switched to herbal tea?", "herbal tea"),
@@ -124,6 +128,22 @@ def test_before_a_place_named_in_lower_case_is_the_time_before_the_user_said_the
     ("what running shoes was i wearing before the podiatrist changed them?", True),  # someone else's doing
     ("what was my truck called before the new name?", True),  # a new one came
     ("what did i do before the new year?", False),
+    ("我回成都之前住哪", True),  # went back
+    ("我转专业之前学的啥", True),
+    ("我之前住哪", False),
 ])
 def test_a_question_about_before_a_change_presupposes_one(question, changed):
     assert before_a_change(question) is changed
+
+
+@pytest.mark.parametrize("said, question, first", [
+    (["在成都租的房子在高新区，冬天没暖气冻死了", "我朋友在重庆开了家火锅店", "回长沙快一个月了，离爸妈近，房租也便宜一半",
+      "长沙周末带爸妈去哪玩好"], "我回长沙之前住在哪个城市？", "成都"),
+    (["大一学的是土木工程，天天画图", "计算机专业现在好找工作吗？我表弟在选", "转专业成功！！下学期就是会计系的人了",
+      "考研跨专业难不难"], "我转专业之前学的是啥？", "土木"),
+])
+def test_before_going_back_or_switching_is_the_time_before_the_users_word_of_it(minilm_engram, said, question, first):
+    remember_daily(minilm_engram, said)  # embedded with MiniLM, as the product embeds
+    result = minilm_engram.recall(question)
+    assert read_as_a_time(result)
+    assert first in result.results[0].unit.content and result.results[0].valid is False

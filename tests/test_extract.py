@@ -482,6 +482,14 @@ def test_british_spellings_and_chat_shorthand_are_searched_as_one_word(written, 
     assert set(tokenize_for_search(searched)) <= set(tokenize_for_search(written))
 
 
+@pytest.mark.parametrize("word, kin", [
+    *((word, "grandmother") for word in ("babcia", "nonna", "abuela", "oma", "yiayia", "bubbe")),
+    *((word, "grandfather") for word in ("dziadek", "nonno", "abuelo", "opa", "zayde", "papou")),
+])
+def test_a_grandparent_called_by_the_familys_other_language_is_searched_as_one(word, kin) -> None:
+    assert tokenize_for_search(f"my {word}'s recipe") == tokenize_for_search(f"my {kin}'s recipe")
+
+
 def test_words_with_one_meaning_only_are_given_one_form() -> None:
     # "hr" is hours or human resources, "doc" a doctor or a document: left as written
     assert tokenize_for_search("HR doc") == ["hr", "doc"]

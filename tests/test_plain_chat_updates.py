@@ -385,6 +385,11 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("我妈拉着我姨去跳了广场舞", "§others"),  # one of the user's people taken along
     ("ngl i go through like a juul pod a day rn, it's bad", "§smoking"),  # a vape by its brand
     ("楼下那家店倒闭了…现在改去超级猩猩上团课，按次付费也还行", "§gym"),  # an ellipsis ends the clause of the end
+    ("lease ran out 🙃 so we ended up in a tiny terrace in jericho, 5 min from the canal", "§home_location"),
+    ("my old Corolla just passed 180k, thing is unkillable", "§car"),  # a model no other thing is called
+    ("hey! sorry been quiet, Amara started nursery monday, a blur. anyway, quick one about visas", "§children"),
+    ("Morning! Just back from walking Pepper, she's a border collie and never tired", "§pet"),  # a dog walked by name
+    ("早～刚遛完旺财回来 累死 问下晚饭吃啥好", "§pet"),
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -412,6 +417,12 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
     ("那家诊所关门了 只好去了公司附近的美奥口腔 还行吧", "§said~no"),
     ("welp my grain shop shut its doors 😭 ended up ordering everything from MoreBeer online", "§said~no"),
     ("老周那儿关门了😢 后来发现淘宝上森屿木坊的也挺干 就一直在那下单了", "§said~no"),
+    ("we ended up at the terrace bar after the match", "§home_location"),  # no home
+    ("we ended up in the semi final again", "§home_location"),
+    ("my focus is shot today", "§car"),  # a model's name that is also a word
+    ("walking Sarah home after the party", "§pet"),  # someone walked home
+    ("刚遛完弯回来 腿好酸", "§pet"),  # a stroll
+    ("my niece just started nursery", "§children"),  # someone else's child
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):
     assert mark not in statement_marks(text)
@@ -646,6 +657,10 @@ def test_more_ways_of_telling_a_new_state(text, changes):
     (["搬完家了累死 新家在浦东张江这边，离地铁站走路五分钟", "家里老有股霉味怎么办 梅雨季好烦",
       "跟你说 我们最后还是去了徐汇 公司换地方了通勤太远 新房东人也挺好"],
      "我现在住哪", "徐汇", "张江"),
+    # a move forced by someone else, into a kind of home
+    (["finally moved into the flat on iffley road, the stairs are brutal", "how do i get rid of damp in a rented flat",
+      "landlord is selling 😩 so we ended up in a little terrace in jericho, right by the canal"],
+     "where do i live now?", "jericho", "iffley road"),
     (["my laptop is a lenovo yoga, it's fine for uni stuff",
       "do laptop cooling pads actually work",
       "typing this on the framework 13 i built 🥹 never going back, i can swap the ports"],
@@ -689,3 +704,35 @@ def test_someone_known_by_what_the_user_does_for_them_is_someone_else(engram):
                                        "2024-06-11T17:00:00")]):
         engram.remember(text, at=at(when), message_id=f"m{n}")
     assert "okafor" in results_after_all(engram, "who's my dentist?")[0].unit.content
+
+
+def test_the_car_before_the_one_driven_now_is_the_old_model_shown_as_history(engram):
+    remember_daily(engram, ["my old Civic hit 250k today, still purrs", "how often should i change the oil on a car",
+                            "engine finally gave up. picked up a used Kia Niro over the weekend, love it",
+                            "do i need to tell my insurer when i get a different car"])
+    found = results_after_all(engram, "what car did i have before the one i drive now?")
+    assert "Civic" in found[0].unit.content and found[0].valid is False
+
+
+@pytest.mark.parametrize("said, question, first", [
+    # a child named in a greeting, starting school
+    (["what can i pack for a kid's lunch that stays crunchy",
+      "hey, sorry been quiet, Amara started nursery monday so it's been chaos. anyway quick q about visas",
+      "my daughter keeps losing her gloves at school, any ideas", "what's a good bedtime for a 4 year old"],
+     "what's my daughter's name?", "Amara"),
+    # a dog walked by name, in a greeting
+    (["Morning! Just back from walking Pepper, she's a border collie and never tired",
+      "what's a good shampoo for a dog with itchy skin", "Pepper rolled in fox poo again. great.",
+      "how often should a dog's nails be clipped?"],
+     "What breed is my dog?", "border collie"),
+    (["狗狗夏天要剃毛吗", "早～刚遛完旺财回来 累死 问下周末去哪玩", "柯基掉毛好厉害 怎么办"], "我家狗叫啥", "旺财"),
+])
+def test_a_child_or_a_dog_named_in_passing_answers_who_they_are(engram, said, question, first):
+    remember_daily(engram, said)
+    assert first in results_after_all(engram, question)[0].unit.content
+
+
+def test_a_problem_asked_about_is_no_question_about_asking(engram):
+    """问题 in "查出啥问题" is a problem: the user's own questions still weigh less than what they were told."""
+    remember_daily(engram, ["体检前一天能喝咖啡吗", "医生说我有点贫血，让先吃一个月铁剂再复查", "报告上血脂偏高是啥意思啊"])
+    assert "贫血" in results_after_all(engram, "我体检查出啥问题了")[0].unit.content

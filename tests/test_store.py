@@ -142,6 +142,8 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
      "delet insta account good miss", "delet instagram account good miss", "am I on instagram these days?"),
     ("m048_one_word_form", "got season tix for the rangers, section 114",
      "got season tix ranger section 114", "got season ticket ranger section 114", "do I have season tickets?"),
+    ("m061_one_word_form", "learnt my nonna's ragu recipe at last",
+     "learnt nonna ragu recip last", "learnt grandmoth ragu recip last", "what did my grandmother teach me to cook?"),
 ])
 def test_words_stored_before_a_one_word_form_migration_are_found_in_that_form(tmp_path, migration, text, before,
                                                                               after, question):
@@ -288,6 +290,10 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m060_statement_marks", "we pulled out of the saturday thing, booth fee doubled", "§said~no"),  # an end
     ("m060_statement_marks", "协会那边我退了 会长太爱搞形式主义", "§said~no"),  # the user left what they spoke of
     ("m060_statement_marks", "楼下那家店倒闭了…现在改去超级猩猩上团课", "§gym"),  # an ellipsis ends a clause
+    ("m062_statement_marks", "lease ran out so we ended up in a little terrace in jericho", "§home_location"),  # a home
+    ("m062_statement_marks", "my old Corolla just passed 180k, thing is unkillable", "§car"),  # a model
+    ("m062_statement_marks", "sorry been quiet, Amara started nursery monday", "§children"),  # a child starting school
+    ("m062_statement_marks", "早～刚遛完旺财回来 累死", "§pet"),  # a dog walked by name
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

@@ -28,7 +28,8 @@ _PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
 _FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
               r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws"
-              r"|grandsons?|granddaughters?|grandkids?|grandchild|grandchildren")
+              r"|grandsons?|granddaughters?|grandkids?|grandchild|grandchildren"
+              r"|babcia|nonna|abuela|oma|yiayia|bubbe|dziadek|nonno|abuelo|opa|zayde|papou")
 _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|{_FAMILY_EN}"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"

@@ -89,7 +89,8 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"|electric car|hybrid|toyota|honda|tesla|ford|bmw|audi|volkswagen|vw|kia|hyundai|volvo|mazda|subaru|nissan"
         r"|renault|peugeot|citro[eë]n|fiat|skoda|škoda|mercedes|porsche|jeep|mini cooper|polestar|byd|chevrolet"
         r"|lexus|jaguar|land rover|range rover|suzuki|mitsubishi|dacia|seat|vauxhall|opel|corsa|golf|polo|yaris"
-        r"|prius|focus|fiesta|clio|octavia|leaf|model [3sxy]|qashqai|civic|jazz|niro|defender"
+        r"|prius|focus|fiesta|clio|octavia|leaf|model [3sxy]|qashqai|civic|jazz|niro|defender|corolla|camry|outback"
+        r"|rav4|forester|impreza|miata|mustang|wrangler|tacoma|accord|cx-\d+|cr-?v"
         r"|(?:my|our|an?) (?:19[5-9]\d|20[0-3]\d|'\d\d) (?-i:[A-Z])[\w-]+",  # a model by its year: "my 2012 Miata"
         r"辆|汽车|轿车|越野车|电车|新能源车|比亚迪|特斯拉|理想|蔚来|小鹏|大众|丰田|本田|宝马|奔驰|奥迪|日产|别克|吉利|长安"
         r"|哈弗|五菱|问界|极氪|红旗|卡罗拉|凯美瑞|朗逸|思域|雅阁|速腾|帕萨特|宏光"),

@@ -62,6 +62,10 @@ SHORTHAND = {
     "tix": "tickets", "grandpa": "grandfather", "granddad": "grandfather", "grandad": "grandfather",
     "gramps": "grandfather", "grandma": "grandmother", "granny": "grandmother", "gran": "grandmother",
     "nana": "grandmother",
+    # grandparents by the word of the family's other language: "my babcia taught me to make pierogi"
+    "babcia": "grandmother", "nonna": "grandmother", "abuela": "grandmother", "oma": "grandmother",
+    "yiayia": "grandmother", "bubbe": "grandmother", "dziadek": "grandfather", "nonno": "grandfather",
+    "abuelo": "grandfather", "opa": "grandfather", "zayde": "grandfather", "papou": "grandfather",
 }
 
 
