@@ -422,6 +422,7 @@ def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mar
     ("my focus is shot today", "§car"),  # a model's name that is also a word
     ("walking Sarah home after the party", "§pet"),  # someone walked home
     ("刚遛完弯回来 腿好酸", "§pet"),  # a stroll
+    ("我刚遛完弯回来 腿好酸", "§pet"),
     ("my niece just started nursery", "§children"),  # someone else's child
 ])
 def test_what_is_not_the_users_own_statement_is_not_marked_so(text, mark):

@@ -859,7 +859,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             # a dog walked by name: "just back from walking Biscuit", "刚遛完豆包回来"
             r"|walk(?:ing|ed)? (?-i:[A-Z])[a-z]+\b(?! (?:street|road|lane|avenue|park|home)\b))\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物|(?:接|抱|带|捡)了一?只[\u4e00-\u9fff]{0,3}?" + _PET_ZH + "回家"
-            r"|遛(?:完|了|着)?(?!弯|娃|孩子|早|街|马路|圈)[\u4e00-\u9fff]{1,3}?回来"),
+            r"|遛(?![完了着]?(?:弯|娃|孩子|早|街|马路|圈))[完了着]?[\u4e00-\u9fff]{1,3}?回来"),
     "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)"
                r"|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
