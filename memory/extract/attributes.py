@@ -18,8 +18,8 @@ from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, Q
 from .typos import typed_right
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
-from .value_types import (MODIFIED_HEADS, VALUE_NOUNS, acquired, held_classes, now_it_is, switch, value_class,
-                          value_classes)
+from .value_types import (CAR_MODELS, MODIFIED_HEADS, VALUE_NOUNS, acquired, held_classes, now_it_is, switch,
+                          value_class, value_classes)
 from .han import EMOJI, HAN_CHAR, OLD_ONE_PASSED_ON_ZH
 from .value_types import BANK as _BANK
 from .value_types import INSURER as _INSURER
@@ -132,6 +132,7 @@ _WHEN_WORD = (r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|yesterday|
 
 # First match wins: negations and specific frames before general ones.
 # the pets a Chinese message names: the pet value nouns, and the words chat has for them besides ("猫咪", "狗狗")
+_NO_DOG_WALKED = "弯|娃|孩子|早|街|马路|圈"  # 遛弯 is a stroll, 遛娃 an outing with the child: no dog walked
 _PET_ZH = rf"(?:猫咪|狗狗|犬|比熊|龟|{VALUE_NOUNS['pet'][1]})"
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     # --- negations: they close a value -----------------------------------------------------
@@ -522,7 +523,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回|落脚在"
     r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
     r"|(?:接|抱|带|捡)了一?只(?=[\u4e00-\u9fff]{0,3}?" + _PET_ZH + r"回家)"  # "接了只柯基回家": a pet brought home
-    r"|遛(?:完|了)(?!弯|娃|孩子|早|街|马路|圈)(?=[\u4e00-\u9fff]{1,3}?回来)"  # "刚遛完豆包回来": a dog walked
+    r"|遛(?:完|了)(?!" + _NO_DOG_WALKED + r")(?=[\u4e00-\u9fff]{1,3}?回来)"  # "刚遛完豆包回来": a dog walked
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
     r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
     # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
@@ -859,7 +860,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             # a dog walked by name: "just back from walking Biscuit", "刚遛完豆包回来"
             r"|walk(?:ing|ed)? (?-i:[A-Z])[a-z]+\b(?! (?:street|road|lane|avenue|park|home)\b))\b",
             r"养了|领养|我家的.{0,3}(?:猫|狗|兔|鹦鹉)|宠物|(?:接|抱|带|捡)了一?只[\u4e00-\u9fff]{0,3}?" + _PET_ZH + "回家"
-            r"|遛(?![完了着]?(?:弯|娃|孩子|早|街|马路|圈))[完了着]?[\u4e00-\u9fff]{1,3}?回来"),
+            r"|遛(?![完了着]?(?:" + _NO_DOG_WALKED + r"))[完了着]?[\u4e00-\u9fff]{1,3}?回来"),
     "school": (r"\b(?:(?:majoring|majored) in|(?:changed|switched|declared) (?:my )?majors?|my major (?:is|to)"
                r"|[a-z]+ major(?= and\b|[,.!]|$)|study(?:ing)? at(?! (?:night|home|weekends?|the weekend|the library|my desk|work)\b)|studies at|student at|enrolled|accepted (?:to|at|into)|started (?:uni|college)"
                r"|doing an? (?:\w+ ){0,2}(?:degree|msc|phd|course|ma|ba)"
@@ -875,9 +876,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|my (?:old |new )?(?:(?:19|20)\d\d )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian"
-            # a model no other thing is called: "my old Corolla hit 200k miles today"
-            r"|corolla|camry|prius|civic|outback|rav4|forester|impreza|miata|mustang|wrangler|qashqai|octavia|yaris"
-            r"|fiesta|corsa|tacoma|cx-\d+|cr-?v)\w*"
+            r"|" + CAR_MODELS + r")\w*"  # a model no other thing is called: "my old Corolla hit 200k miles today"
             r"(?! (?:insurance|loan|payment|wash|park|keys?|seats?)\b))\b",
             r"开一辆|开的是|买了一辆|换了一辆|我的车|提车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废|出手)"
             r"|卖了车|没有?车了|不开车了"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .han import EMOJI, HAN
+from .word_forms import GRANDPARENTS_BY_FAMILY_LANGUAGE
 
 __all__ = ["ASKS_FIRST_MARK", "ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
            "about_someone_else", "asks_their_name", "fact_marks", "introduces_by_name", "names_someone", "says_of_user",
@@ -28,8 +29,8 @@ _PARTNER_EN = r"wife|husband|partner|boyfriend|girlfriend|fianc\w*|spouse|bf|gf|
 _CHILD_EN = r"kids?|children|child|sons?|daughters?|baby|toddler|twins|little ones?"
 _FAMILY_EN = (r"mum|mom|mother|dad|father|parents|brother|sister|siblings?|nephew|niece|cousin|aunt|auntie|uncle|gran"
               r"|granny|grandma|grandmother|grandad|granddad|grandpa|grandfather|grandparents|in-laws"
-              r"|grandsons?|granddaughters?|grandkids?|grandchild|grandchildren"
-              r"|babcia|nonna|abuela|oma|yiayia|bubbe|dziadek|nonno|abuelo|opa|zayde|papou")
+              r"|grandsons?|granddaughters?|grandkids?|grandchild|grandchildren|"
+              + "|".join(GRANDPARENTS_BY_FAMILY_LANGUAGE))
 _RELATION_EN = (
     rf"{_PARTNER_EN}|{_CHILD_EN}|{_FAMILY_EN}"
     r"|\w+-in-law|colleague|coworker|co-worker|workmate|boss|manager|friend|mate|bestie|flatmate|roommate|housemate"

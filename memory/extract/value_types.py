@@ -70,6 +70,9 @@ NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a nam
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
+#: car models no other thing is called ("my old Corolla"), unlike "focus", "golf" or "leaf"
+CAR_MODELS = (r"corolla|camry|prius|civic|outback|rav4|forester|impreza|miata|mustang|wrangler|qashqai|octavia|yaris"
+              r"|fiesta|corsa|tacoma|cx-\d+|cr-?v")
 VALUE_NOUNS: dict[str, tuple[str, str]] = {
     "school": (
         r"university|uni|college|polytechnic|academy|sixth[- ]form|grammar school|high school|secondary school"
@@ -88,10 +91,9 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"car|hatchback|saloon|estate car|suv|4x4|pickup|pick-up|campervan|minivan|people carrier|convertible|ev"
         r"|electric car|hybrid|toyota|honda|tesla|ford|bmw|audi|volkswagen|vw|kia|hyundai|volvo|mazda|subaru|nissan"
         r"|renault|peugeot|citro[eë]n|fiat|skoda|škoda|mercedes|porsche|jeep|mini cooper|polestar|byd|chevrolet"
-        r"|lexus|jaguar|land rover|range rover|suzuki|mitsubishi|dacia|seat|vauxhall|opel|corsa|golf|polo|yaris"
-        r"|prius|focus|fiesta|clio|octavia|leaf|model [3sxy]|qashqai|civic|jazz|niro|defender|corolla|camry|outback"
-        r"|rav4|forester|impreza|miata|mustang|wrangler|tacoma|accord|cx-\d+|cr-?v"
-        r"|(?:my|our|an?) (?:19[5-9]\d|20[0-3]\d|'\d\d) (?-i:[A-Z])[\w-]+",  # a model by its year: "my 2012 Miata"
+        r"|lexus|jaguar|land rover|range rover|suzuki|mitsubishi|dacia|seat|vauxhall|opel|golf|polo|focus|clio|leaf"
+        r"|model [3sxy]|jazz|niro|defender|accord|" + CAR_MODELS
+        + r"|(?:my|our|an?) (?:19[5-9]\d|20[0-3]\d|'\d\d) (?-i:[A-Z])[\w-]+",  # a model by its year: "my 2012 Miata"
         r"辆|汽车|轿车|越野车|电车|新能源车|比亚迪|特斯拉|理想|蔚来|小鹏|大众|丰田|本田|宝马|奔驰|奥迪|日产|别克|吉利|长安"
         r"|哈弗|五菱|问界|极氪|红旗|卡罗拉|凯美瑞|朗逸|思域|雅阁|速腾|帕萨特|宏光"),
     "commute": (

@@ -43,6 +43,13 @@ SPELLINGS = {
     "artefact": "artifact", "mum": "mom", "maths": "math", "barbeque": "barbecue",
 }
 
+#: Grandparents by the word of the family's other language: "my babcia taught me to make pierogi".
+GRANDPARENTS_BY_FAMILY_LANGUAGE = {
+    "babcia": "grandmother", "nonna": "grandmother", "abuela": "grandmother", "oma": "grandmother",
+    "yiayia": "grandmother", "bubbe": "grandmother", "dziadek": "grandfather", "nonno": "grandfather",
+    "abuelo": "grandfather", "opa": "grandfather", "zayde": "grandfather", "papou": "grandfather",
+}
+
 #: Chat shorthand → the word it stands for.
 SHORTHAND = {
     "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tomoz": "tomorrow", "2moro": "tomorrow",
@@ -62,10 +69,7 @@ SHORTHAND = {
     "tix": "tickets", "grandpa": "grandfather", "granddad": "grandfather", "grandad": "grandfather",
     "gramps": "grandfather", "grandma": "grandmother", "granny": "grandmother", "gran": "grandmother",
     "nana": "grandmother",
-    # grandparents by the word of the family's other language: "my babcia taught me to make pierogi"
-    "babcia": "grandmother", "nonna": "grandmother", "abuela": "grandmother", "oma": "grandmother",
-    "yiayia": "grandmother", "bubbe": "grandmother", "dziadek": "grandfather", "nonno": "grandfather",
-    "abuelo": "grandfather", "opa": "grandfather", "zayde": "grandfather", "papou": "grandfather",
+    **GRANDPARENTS_BY_FAMILY_LANGUAGE,
 }
 
 
