@@ -18,7 +18,11 @@ _ASKS = {
     # what someone or something is called: a band, a team, a child, a pet
     NAMED: re.compile(r"\bwhat(?:'s| is| are| was| were)\b.*\b(?:called|named|name)\b|叫什么|叫啥|名字", re.I),
     PLACE: re.compile(r"^\W*(?:(?:so|and|ok|okay|remind me|hey|quick q),?\s+)*where\b"
-                      r"|\b(?:which|what) (?:city|town|country|state|county|neighbou?rhood|suburb|part of town)\b"
+                      r"|\b(?:which|what) (?:city|town|country|state|county|neighbou?rhood|suburb|part of town"
+                      # a place by its kind, answered by its name: "which hospital do i work at?", "what street is my
+                      # dry cleaner on?"
+                      r"|street|road|avenue|lane|hospital|clinic|school|college|uni|university|campus|station|branch"
+                      r"|building|estate|village|island|district|area|club|church|venue|hotel|library)\b"
                       r"|哪里|哪儿|在哪|什么地方|哪个城市|哪座城市|哪个国家|哪个区|哪里人|哪人", re.I),
     AMOUNT: re.compile(r"\bhow (?:much|many|old|tall)\b"
                        r"|多少|几(?:个|岁|点|次|口|只|条|位|套|辆|台)|多大(?!的)|多高|多重", re.I),

@@ -1021,6 +1021,12 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
                                                                    or _GOES_TO_SCHOOL_ZH.search(query)):
         # "我儿子现在在哪个学校上学": a child's school is the care of a dependant, more than the user's own school
         found = [a for a in found if a != "childcare"] + ["childcare"]
+    if "instrument" in found and "hobby" in attributes:
+        from .extract.value_types import value_classes  # the value rules, compiled only when needed
+
+        if "hobby" in value_classes(query) and "instrument" not in value_classes(query):
+            # "do i still play rugby?": a sport played, not an instrument
+            found = [a for a in found if a != "instrument"] + ([] if "hobby" in found else ["hobby"])
     served = {slot for a in found for slot in SERVES.get(a, ())}
     return [a for a in found if a not in served]
 

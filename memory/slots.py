@@ -206,7 +206,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "hobby",
-        cues_en=_words("hobby hobbies pastime free"),
+        cues_en=_words("hobby hobbies pastime free sport sports"),
         cues_zh=_words("爱好 兴趣 业余 闲下来 空闲 有空的时候 消遣 休闲 什么运动 哪种运动 哪项运动 哪些运动"),
         cue_phrases=("spare time", "free time", "for fun", "on saturdays", "on sundays", "at weekends", "on weekends",
                      "at the weekend", "on the weekend"),
@@ -448,7 +448,10 @@ _DEPENDANTS_CARE = tuple(s for s in SLOTS if s.name in ("childcare", "vet"))
 # slot → question cues; a slot without cues is recognised by the parts of its name (recall)
 SLOT_CUES: dict[str, set[str]] = {s.name: set(s.cues_en | s.cues_zh) for s in SLOTS if s.cues_en or s.cues_zh}
 # question phrases that claim their words for no slot: "what have I worked on", "how often do I work out"
-NOT_SLOT_PHRASES = re.compile(r"\bwork(?:s|ed|ing)? (?:on|out)\b")
+NOT_SLOT_PHRASES = re.compile(r"\bwork(?:s|ed|ing)? (?:on|out)\b"
+                              # the partner's own things ("what's my wife's shop called?", "when does my husband's
+                              # mother get here?") are not who the partner is; their name is
+                              r"|\b(?:wife|husband|partner|girlfriend|boyfriend|spouse|fianc[eé]e?)'s (?!(?:full )?name\b)")
 # slot → question phrases; a phrase found in a question claims its words ("for a living" is no home)
 SLOT_PHRASES: dict[str, tuple[str, ...]] = {s.name: s.cue_phrases for s in SLOTS if s.cue_phrases}
 # slot → the slot that answers for it when nothing was said about it

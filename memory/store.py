@@ -498,6 +498,10 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # terrace in headington"); a car by a model no other thing is called ("my old Corolla"); a child starting the first
     # school ("Priya started kindergarten") and a dog walked by name ("walking Biscuit", "刚遛完豆包回来")
     ("m062_statement_marks", m008_statement_marks),
+    # stop 70: a card of a place one trains at ("游泳卡退了"); 剩下几个 counts, it does not ask; a car by its MOT ("the old Golf
+    # failed its MOT") or as the first EV; overtime at a place is work there ("今天又在字节加班到十点"); a sport given up
+    # ("hung up the boots for good")
+    ("m063_statement_marks", m008_statement_marks),
 ]
 
 

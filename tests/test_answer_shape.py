@@ -22,6 +22,9 @@ def engram(minilm_engram):
     ("楼上住的是谁", SOMEONE),
     ("where do I get my car serviced?", PLACE),
     ("which city does my brother live in", PLACE),
+    ("which hospital do i work at?", PLACE),  # a place by its kind
+    ("which street is my dry cleaner on?", PLACE),
+    ("what unit do I work in at the hospital?", None),  # a unit may be named in lower case ("the cardiac unit")
     ("我平时在哪儿游泳", PLACE),
     ("how much is my rent?", AMOUNT),
     ("我的房贷每个月还多少", AMOUNT),
@@ -106,6 +109,21 @@ def remember_monthly(engram, messages: list[str]) -> None:
       "need new strings before our gig next week, the old ones sound dead",
       "my coworker's band is playing a bar downtown friday, they're kinda mid tbh"],
      "what's the name of my band", "Paper Comets"),
+    (["hey hey 👋 just dropped shirts at the dry cleaner on Birch (the one w the cat in the window lol). quick q — how "
+      "many cups in a liter?",
+      "what does a P in a circle on a clothing tag mean? something about dry cleaning?",
+      "my dry cleaner charges $9 a shirt is that normal or am i getting scammed"],
+     "which street is my dry cleaner on?", "Birch"),
+    (["morning!! just got in from nights at Royal Derby A&E 😵 anyway can u help me pick a bday present for my mum",
+      "what are good gardening gifts under £30",
+      "our hospital canteen coffee is grim, any good thermos recs for a 12h shift?"],
+     "which hospital do i work at?", "Royal Derby"),
+    # the partner's own thing is no question of who the partner is
+    (["here's my api key sk-proj-7Hq2LmX9vT4rPzWk pls dont share it lol. the bot im building is for my wife's florist "
+      "shop, Petal & Stem",
+      "how do i set up instagram for a small shop, what should the first posts be",
+      "my wife wants a new logo for the shop, any free tools that arent awful?"],
+     "what's the name of my wife's shop?", "Petal & Stem"),
 ])
 def test_the_first_message_with_the_asked_shape_goes_first(engram, messages, question, answer):
     remember_monthly(engram, messages)

@@ -474,6 +474,17 @@ def test_a_later_word_in_more_words_goes_above_what_it_replaced(engram, messages
     check_latest_first_and_earlier_behind(engram, messages, question, new, old)
 
 
+@pytest.mark.parametrize("messages, question, new, old", [
+    (["周六去星海琴行上吉他课 一节150 肉疼", "左手按弦老有杂音 是不是按得不够用力",
+      "老师自己出来开工作室了 我也跟过去了 在五角场那边 一节还便宜30", "吉他弦多久换一次啊 琴行的人说一个月 感觉在坑我"],
+     "我现在在哪上吉他课", "五角场", "星海琴行"),  # following the teacher who moved
+    (["报了个成人游泳班 教练姓冯 超凶的哈哈哈", "蛙泳腿老是蹬不对 有啥窍门吗", "从这礼拜开始我们班归小周带了 说话温柔多了 终于不怕呛水了😭",
+      "游完泳耳朵进水怎么弄出来啊 教练说跳一跳就行 没用"], "现在谁教我游泳", "小周", "姓冯"),  # someone else in charge
+])
+def test_a_chinese_switch_the_ranking_puts_near_the_best_match_goes_above_it(engram, messages, question, new, old):
+    check_latest_first_and_earlier_behind(engram, messages, question, new, old, session_id="chat")
+
+
 def test_initials_meet_the_name_they_stand_for():
     from memory.latest_word import initials_meet
 
@@ -494,6 +505,9 @@ def test_initials_meet_the_name_they_stand_for():
     ("上礼拜携号转网了 月租便宜一半", True),
     ("把尼康出了 刚入了台索尼的微单", True),  # a new one bought
     ("现在理发都找楼下的小周了", True),  # whom the user goes to now
+    ("老师自己出来开工作室了 我也跟过去了 在五角场那边", True),  # following someone who moved
+    ("跟过去看看再说", False),
+    ("从这礼拜开始我们班归小周带了 说话温柔多了", True),  # someone else in charge from now
 ])
 def test_more_chinese_switches(text, switches):
     from memory.latest_word import _ZH_SWITCH

@@ -390,6 +390,12 @@ def test_a_condition_is_no_drink_the_user_does_not_drink():
     ("hey! sorry been quiet, Amara started nursery monday, a blur. anyway, quick one about visas", "§children"),
     ("Morning! Just back from walking Pepper, she's a border collie and never tired", "§pet"),  # a dog walked by name
     ("早～刚遛完旺财回来 累死 问下晚饭吃啥好", "§pet"),
+    ("游泳卡退了 剩下几个月转给同事了 反正冬天也不想去", "§gym~no"),  # a card of a place one trains at
+    ("办了小区会所的瑜伽年卡，每周二四晚上去上课", "§gym"),
+    ("the old Golf failed its MOT again, brakes this time 🙄", "§car"),  # a car by its yearly test
+    ("picked up the MG4 today!! first EV, the silence is so weird", "§car"),  # the first EV
+    ("今天又在字节加班到十点，做运营真的太累了😩", "§employer"),  # overtime at a place is work there
+    ("hung up the boots for good after the shoulder thing. so thats that", "§hobby~no"),  # a sport given up
 ])
 def test_more_statements_typed_as_chat_are_marked_with_their_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -666,6 +672,23 @@ def test_more_ways_of_telling_a_new_state(text, changes):
       "do laptop cooling pads actually work",
       "typing this on the framework 13 i built 🥹 never going back, i can swap the ports"],
      "which laptop do i use these days?", "framework", "lenovo"),
+
+    # a sport given up; "play" a sport is no instrument played
+    (["playing hooker for the Old Bedfordians 2nd XV this season, first match sat!! 🏉",
+      "how do you strap an ankle properly for rugby, mine keeps rolling",
+      "hung up the boots for good after the shoulder thing. physio said one more dislocation = surgery. so thats that",
+      "any good rugby podcasts for the commute? need something for the train"],
+     "do i still play rugby?", "hung up the boots", "Old Bedfordians"),
+    # a sport asked about as a sport, and the one left for another named as one
+    (["I play in a rec soccer league on tuesdays, we're 0-4 lmao", "how do i treat a sprained ankle fast",
+      "hung up the cleats for good after the ankle thing. picked up bouldering instead, weirdly easier on the joints",
+      "how do I stop my hands getting so sore after sports"],
+     "what sport am I into these days?", "bouldering", "soccer"),
+    # overtime at a place is work there: the employer before
+    (["今天又在字节加班到十点，做运营真的太累了😩", "我表妹想去互联网公司实习，简历怎么写比较好？", "终于裸辞了哈哈哈 爽",
+      "入职蔚来第一周，做用户研究，氛围比之前好太多了"], "我现在在哪家公司上班？", "蔚来", "字节"),
+    (["办了张游泳年卡 体育中心那个 1680一年", "游泳一次能消耗多少卡路里啊", "游泳卡退了 剩下几个月转给同事了 反正冬天也不想去",
+      "冬天游泳容易感冒吗"], "我还有游泳卡吗", "游泳卡退了", "年卡"),
 ])
 def test_a_change_or_an_end_in_more_words_is_the_latest_and_what_it_left_is_history(engram, said, question, first,
                                                                                     left_behind):
@@ -713,6 +736,14 @@ def test_the_car_before_the_one_driven_now_is_the_old_model_shown_as_history(eng
                             "do i need to tell my insurer when i get a different car"])
     found = results_after_all(engram, "what car did i have before the one i drive now?")
     assert "Civic" in found[0].unit.content and found[0].valid is False
+
+
+def test_a_car_known_by_its_mot_before_the_first_ev_is_shown_as_history(engram):
+    remember_daily(engram, ["the old Golf failed its MOT again, brakes this time 🙄", "is it worth getting a dashcam for insurance",
+                            "picked up the MG4 today!! first EV, the silence is so weird",
+                            "how much does it cost to install a home charger for an electric car"])
+    found = results_after_all(engram, "what car did i have before the electric one?")
+    assert "Golf" in found[0].unit.content and found[0].valid is False
 
 
 @pytest.mark.parametrize("said, question, first", [

@@ -294,6 +294,11 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m062_statement_marks", "my old Corolla just passed 180k, thing is unkillable", "§car"),  # a model
     ("m062_statement_marks", "sorry been quiet, Amara started nursery monday", "§children"),  # a child starting school
     ("m062_statement_marks", "早～刚遛完旺财回来 累死", "§pet"),  # a dog walked by name
+    ("m063_statement_marks", "游泳卡退了 剩下几个月转给同事了", "§gym~no"),  # a card of a place one trains at
+    ("m063_statement_marks", "the old Golf failed its MOT again, brakes this time", "§car"),  # a car by its MOT
+    ("m063_statement_marks", "picked up the MG4 today!! first EV", "§car"),  # the first EV
+    ("m063_statement_marks", "今天又在字节加班到十点", "§employer"),  # overtime at a place
+    ("m063_statement_marks", "hung up the boots for good after the shoulder thing", "§hobby~no"),  # a sport given up
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -317,6 +322,7 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m057_statement_marks", "mom added me to her family plan on Visible to save money", "§others"),  # took the user
     ("m057_statement_marks", "朋友拉我去了东四一个酒吧的麦 以后就在那儿演了", "§others"),  # along
     ("m057_statement_marks", "老公生日送了我一台咖啡机 现在天天用", "§others"),  # what someone gave the user
+    ("m063_statement_marks", "游泳卡退了 剩下几个月转给同事了", "§asks"),  # 剩下几个 counts what is left
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

@@ -521,7 +521,7 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|结果|最后|最终|彻底|正式|顺手|顺便){0,2}(?:跟着)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回|落脚在"
-    r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|工作)"  # "在上海静安租了个一室户": where, then the verb
+    r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|加班|工作)"  # "在上海静安租了个一室户": where, then the verb
     r"|(?:接|抱|带|捡)了一?只(?=[\u4e00-\u9fff]{0,3}?" + _PET_ZH + r"回家)"  # "接了只柯基回家": a pet brought home
     r"|遛(?:完|了)(?!" + _NO_DOG_WALKED + r")(?=[\u4e00-\u9fff]{1,3}?回来)"  # "刚遛完豆包回来": a dog walked
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
@@ -549,6 +549,10 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:^|[。！？，,\s～~…]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
 # English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano", "finaly
 # switched carriers" (typed as chat types it).
+# a sport given up by its gear: "hung up the boots for good"; and a job ("hung up my apron")
+_SPORT_GEAR = "boots|skates|gloves|cleats|spikes|racket|racquet"
+_SPORT_GEAR_HUNG_UP = rf"hung up (?:my|the) (?:{_SPORT_GEAR})"
+_GEAR_HUNG_UP = rf"hung up (?:my|the) (?:{_SPORT_GEAR}|apron|whistle)"
 VERB_FIRST = re.compile(
     r"^(?:(?:just|fin+al+y|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
@@ -557,7 +561,7 @@ VERB_FIRST = re.compile(
     r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!(?:thinking|considering|planning|wondering|meaning|hoping|dreaming|looking|debating)\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
-    r"|took|back from|peaced out|bailed on|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
+    r"|took|back from|peaced out|bailed on|" + _GEAR_HUNG_UP + r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
     r"|found (?:a|an|my) (?:new|different|better|cheaper|good|great)\b"  # "found a new guy tho, Marco's Cycle Garage"
     r"|found (?:someone|somebody) (?:new|else)\b"  # "marcus moved to austin 😭 found someone new thru the music shop"
     r"|born and (?:raised|bred)|grew up)\b", re.I)
@@ -587,7 +591,9 @@ _THING_FIRST = re.compile(
     r"\s+(?:just\s+|finally\s+|officially\s+)?"
     r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+|has\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred"
     r"|upgraded|ported|went up|goes up|gone up|went down|goes down|gone down|increased|doubled|halved|upped|lowered"
-    r"|reduced|taken over|bought|handed (?:back|over|in)|collected|picked up)\b", re.I)
+    r"|reduced|taken over|bought|handed (?:back|over|in)|collected|picked up)\b"
+    # a car by its model, through its yearly test: "the old Golf failed its MOT again"
+    r"|^(?:the|our)\s+(?:[\w-]+\s+){1,2}?(?:just\s+)?(?:failed|passed)\s+(?:its|her|his)\s+mot\b", re.I)
 # What came for the user, its "my" or "the" first: "ok the iPhone 15 arrived today!!!", "my new Kindle came" (not "the
 # weather arrived late")
 _ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|the\s+new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))(?:[\w+-]+\s+){0,3}?"
@@ -654,8 +660,8 @@ _NEGATION = re.compile(
     r"|league|group|orchestra|troupe|crew)|stepped down (?:from|as)"
     r"|paused (?:\w+ ){1,2}indefinitely|(?:not|won't be|didn't|did not) renew(?:ing)?\b"
     # a word of the user's own ending: "bowed out of the book thing", "hung up my boots", "i've let priya go"
-    r"|bowed out|back(?:ed|ing)? out of|stepped back from|closed out|hung up (?:my|the) (?:boots|skates|gloves|cleats"
-    r"|spikes|racket|racquet|apron|whistle)|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
+    r"|bowed out|back(?:ed|ing)? out of|stepped back from|closed out|" + _GEAR_HUNG_UP
+    + r"|let (?!it\b|that\b|this\b|me\b|us\b)\w+ go\b"
     # "we pulled out of the saturday thing", "pulled out of chicago" (not "pulled out of the driveway"); the place the
     # user went closed ("my grain shop shut its doors"); "officially off pred as of monday"
     r"|pull(?:ed|ing)? out of (?:(?:the|my|our|that|this) )?(?!(?:drive(?:way)?|car ?park|parking|garage|lot|station"
@@ -815,6 +821,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                  + r") (?:at|for) (?!(?:the moment|home|night|heart|least|most|times|work|all|it|that)\b)\w",
                  r"上班|入职|跳槽|加入了(?![^，。,！？\s]{0,16}(?:" + ZH_GROUP_WORDS + r")(?:[，。,！？\s]|$))|任职"
                  r"|在.{1,12}工作|公司|辞职|离职|辞掉了?工作|我?辞了"
+                 # "今天又在字节加班到十点": overtime at a place is work there
+                 r"|在(?!家)[^\s，。,！？]{1,8}?加班"
                  # "我在字节做产品": a line of work at a place
                  r"|在[^\s，。,！？]{1,8}?(?:做|干|当)(?:产品|运营|开发|设计|销售|市场|测试|算法|前端|后端|客服|财务|人事|HR|行政|编辑"
                  r"|咨询|研发|技术|数据|教研|审计|投行|法务)"
@@ -872,6 +880,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"|programme|program|degree)|schools|universities|colleges|unis))\b",
                r"读书|上学|在读|读研|读博|转学|考上|考进|在.{2,20}(?:大学|学院|学校|夜校)"),
     "car": (r"\b(?:car-?free"
+            # "the old Golf failed its MOT again", "picked up the MG4 today!! first EV"
+            r"|(?:failed|passed|fail|pass|due|booked in for|booked for) (?:its|her|his|the|my|our) mot"
+            r"|(?:first|new|an|my|our) (?:ev|electric car|hybrid)(?! charger| charging)"
             r"|drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
             r"|my (?:old |new )?(?:(?:19|20)\d\d )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"
@@ -902,7 +913,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                    r"|\b(?:in|joined|joining|leaving|left|quit|quitting) (?:a|the|my|our) (?:\w+ )?(?:band|orchestra|choir)\b",
                    r"(?:学|弹|拉|练).{0,2}(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|鼓|长笛|萨克斯|尤克里里)|(?:钢琴|吉他|小提琴)不学"
                    r"|(?:钢琴|吉他|小提琴|大提琴|古筝|二胡|架子鼓|长笛|萨克斯|尤克里里)的?(?:课|班)"),
-    "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun)\b",
+    "hobby": (r"\b(?:hobby|taken up|took up|i'?m into|really into|my thing|in my spare time|for fun"
+              # a sport given up: "hung up the boots for good after the shoulder thing"
+              r"|" + _SPORT_GEAR_HUNG_UP + r")\b",
               r"爱好|迷上|喜欢上|业余时间|闲下来"),
     # a gym by name or kind, with a word of joining or belonging: not "the gym in our building is closed"
     "gym": (r"\b(?:join\w*|sign(?:ed)? up|member|membership|go to|going to|started (?:at|going)|switch\w*|moved"
@@ -912,7 +925,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             + r"|\b(?:bouldering|climbing|lifting) at (?!home\b|the moment\b|night\b)\w"  # "i'm bouldering at depot instead"
             # "first session at Vital today": the first visit to a place one trains at, named
             + r"|\bfirst (?:session|climb|workout|class) (?:at|in) (?:the )?(?-i:[A-Z])",
-            r"健身房|健身卡|私教|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
+            r"健身房|健身卡|私教|团课|超级猩猩|乐刻|威尔士|一兆韦德|金吉鸟|健身.{0,3}(?:年卡|月卡|季卡|会员)"
+            # a card of a place one trains at: "游泳卡退了", "瑜伽次卡还剩三次"
+            r"|(?:游泳|泳馆|瑜伽|普拉提|攀岩|岩馆|拳馆|拳击|舞蹈)(?:年|月|季|次)?卡|办了(?:一?张)?[^，。,！？\s]{0,6}?(?:年卡|月卡|季卡)"),
     # a video streaming service named in a statement: "our streaming is basically just netflix", "we're a disney+
     # household now", "cancelled hulu"
     "streaming": (r"\b(?:" + _STREAMING_SERVICE + r")(?!\w)",

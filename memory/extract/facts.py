@@ -102,9 +102,10 @@ _REQUEST_ME = re.compile(r"\b(?:recommend|remind|help|tell|give|show|find|teach)
 # 几 and a word before 啊 or 呀 ends a clause asks how many: "入门大概要几节课啊" (not "等了几分钟啊")
 # 啥 and 咋 are chat's 什么 and 怎么, but not in 没啥 ("nothing much") or 不咋 / 不怎么 ("not very": "最近也不怎么追剧了");
 # "谁顶得住" asks no one
+# 几 after 下 counts what is left or next, as 这几个 and 好几个 do: "剩下几个月转给同事了"
 _QUESTION_ZH = re.compile(r"什么|(?<!没)啥|哪|谁(?!顶得住|受得了|扛得住|吃得消|忍得了|受得住)"
-                          r"|(?<![十百千万好这那过了\d])(?<!(?<!提)前)几(?:[个点月号天岁年次]|[啊呀呢]?\W*$)"
-                          r"|(?<![十百千万好这那过了\d])(?<!(?<!提)前)几[\u4e00-\u9fff]{1,3}?[啊呀](?=[\s，,。！!？?~～]|$)"
+                          r"|(?<![十百千万好这那过了下\d])(?<!(?<!提)前)几(?:[个点月号天岁年次]|[啊呀呢]?\W*$)"
+                          r"|(?<![十百千万好这那过了下\d])(?<!(?<!提)前)几[\u4e00-\u9fff]{1,3}?[啊呀](?=[\s，,。！!？?~～]|$)"
                           r"|(?<!不)怎么|(?<!不)咋|怎样|如何|多少|是否|是不是|有没有"
                           r"|为什么|为何|(?:吗|么)\W*$|吗(?=\s)"  # a space ends a clause: "作业写到十点正常吗 崩溃"
                           # 呢 asks in a short clause ("你呢", "那我呢"); after a statement it stresses ("便宜好几百呢")
