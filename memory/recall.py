@@ -1024,8 +1024,8 @@ def _matching_attributes(attributes: list[str], words: set[str], query: str) -> 
     if "instrument" in found and "hobby" in attributes:
         from .extract.value_types import value_classes  # the value rules, compiled only when needed
 
-        if "hobby" in value_classes(query) and "instrument" not in value_classes(query):
-            # "do i still play rugby?": a sport played, not an instrument
+        named = value_classes(query)
+        if "hobby" in named and "instrument" not in named:  # "do i still play rugby?": a sport, not an instrument
             found = [a for a in found if a != "instrument"] + ([] if "hobby" in found else ["hobby"])
     served = {slot for a in found for slot in SERVES.get(a, ())}
     return [a for a in found if a not in served]

@@ -672,7 +672,6 @@ def test_more_ways_of_telling_a_new_state(text, changes):
       "do laptop cooling pads actually work",
       "typing this on the framework 13 i built 🥹 never going back, i can swap the ports"],
      "which laptop do i use these days?", "framework", "lenovo"),
-
     # a sport given up; "play" a sport is no instrument played
     (["playing hooker for the Old Bedfordians 2nd XV this season, first match sat!! 🏉",
       "how do you strap an ankle properly for rugby, mine keeps rolling",
@@ -739,7 +738,8 @@ def test_the_car_before_the_one_driven_now_is_the_old_model_shown_as_history(eng
 
 
 def test_a_car_known_by_its_mot_before_the_first_ev_is_shown_as_history(engram):
-    remember_daily(engram, ["the old Golf failed its MOT again, brakes this time 🙄", "is it worth getting a dashcam for insurance",
+    remember_daily(engram, ["the old Golf failed its MOT again, brakes this time 🙄",
+                            "is it worth getting a dashcam for insurance",
                             "picked up the MG4 today!! first EV, the silence is so weird",
                             "how much does it cost to install a home charger for an electric car"])
     found = results_after_all(engram, "what car did i have before the electric one?")

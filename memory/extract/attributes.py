@@ -561,7 +561,8 @@ VERB_FIRST = re.compile(
     r"|cut out|dropped|stopped|sold|rehomed|lost|settled|unpacked|went|gone|trying|tried|learning|upgraded"
     r"|exchanged|part-exchanged|leased|ordered|split|broke up|moving|jumped ship|binned|chucked|scrapped"
     r"|cancell?ed|canceled|withdrew|resigned|paid off|been (?!(?:thinking|considering|planning|wondering|meaning|hoping|dreaming|looking|debating)\b)[a-z]+ing|pulled the plug|pulled|unsubscribed|renewed|dumped|ended up"
-    r"|took|back from|peaced out|bailed on|" + _GEAR_HUNG_UP + r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
+    r"|took|back from|peaced out|bailed on|" + _GEAR_HUNG_UP
+    + r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
     r"|found (?:a|an|my) (?:new|different|better|cheaper|good|great)\b"  # "found a new guy tho, Marco's Cycle Garage"
     r"|found (?:someone|somebody) (?:new|else)\b"  # "marcus moved to austin 😭 found someone new thru the music shop"
     r"|born and (?:raised|bred)|grew up)\b", re.I)
@@ -882,7 +883,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     "car": (r"\b(?:car-?free"
             # "the old Golf failed its MOT again", "picked up the MG4 today!! first EV"
             r"|(?:failed|passed|fail|pass|due|booked in for|booked for) (?:its|her|his|the|my|our) mot"
-            r"|(?:first|new|an|my|our) (?:ev|electric car|hybrid)(?! charger| charging)"
+            r"|(?:first|new|an|my|our) (?:ev|electric car|hybrid)(?! charger| charging| bike| bicycle)"
             r"|drive an?|driving an?|bought an? (?:new |used )?car|traded|new (?:car|truck|suv|pickup|hatchback)|my car is"
             r"|my (?:old |new )?(?:(?:19|20)\d\d )?(?:car|truck|suv|hatchback|sedan|toyota|honda|tesla|ford|bmw|audi|vw|volkswagen|kia"
             r"|hyundai|volvo|mazda|subaru|nissan|renault|peugeot|fiat|skoda|mercedes|porsche|jeep|polestar|chevy"

@@ -132,8 +132,8 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"|drawing|chess|gardening|hiking|photography|surfing|dancing|salsa|tennis|badminton|football|golf|fishing"
         r"|birdwatching|woodwork|baking|rowing|kayaking|skiing|snowboarding|martial arts|karate|judo|boxing|cross-stitch"
         r"|sewing|archery|fencing|padel|squash|netball|rugby|cricket|volleyball|skateboarding|parkrun|triathlon"
-        r"|soccer|basketball|baseball|softball|hockey|lacrosse|ultimate frisbee|frisbee|handball|water polo|table tennis"
-        r"|ping pong|pickleball|bowling|darts|gymnastics|wrestling|jiu-jitsu|bjj|kickboxing|muay thai|crossfit"
+        r"|soccer|basketball|baseball|softball|hockey|lacrosse|ultimate frisbee|frisbee|handball|water polo"
+        r"|table tennis|ping pong|pickleball|bowling|darts|gymnastics|wrestling|jiu-jitsu|bjj|kickboxing|muay thai|crossfit"
         r"|weightlifting|powerlifting|sailing|paddleboarding|scuba diving|cycling|mountain biking",
         r"瑜伽|跑步|游泳|滑雪|围棋|象棋|钓鱼|爬山|徒步|摄影|画画|书法|羽毛球|篮球|足球|网球|乒乓球|健身|骑行|烘焙|冲浪"
         r"|跳舞|攀岩|露营|飞盘|滑板|剧本杀|桌游|插花|编织|陶艺|拳击|太极|广场舞|马拉松"
