@@ -547,12 +547,12 @@ _ZH_DROPPED_SUBJECT = re.compile(
     r"|(?:^|[。！？，,\s～~…]\s*)(?:家里|咱家|我家|我们家)的?[\u4e00-\u9fffA-Za-z0-9]{1,6}?(?:是|用的是|用的|办的)"
     # a habit by its rate: "每天至少两杯美式", "一天一包烟"
     r"|(?:^|[。！？，,\s～~…]\s*)(?:每天|一天|每周|一周|天天)(?:至少|最少|差不多|大概|起码|得|要)?[一两二三四五六七八九十半\d]+(?:杯|包|根|瓶|罐|支|顿)")
-# English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano", "finaly
-# switched carriers" (typed as chat types it).
 # a sport given up by its gear: "hung up the boots for good"; and a job ("hung up my apron")
 _SPORT_GEAR = "boots|skates|gloves|cleats|spikes|racket|racquet"
 _SPORT_GEAR_HUNG_UP = rf"hung up (?:my|the) (?:{_SPORT_GEAR})"
 _GEAR_HUNG_UP = rf"hung up (?:my|the) (?:{_SPORT_GEAR}|apron|whistle)"
+# English drops the subject of a user's own news too: "Replaced the Pixel with a Galaxy", "Ditched the piano", "finaly
+# switched carriers" (typed as chat types it).
 VERB_FIRST = re.compile(
     r"^(?:(?:just|fin+al+y|recently|also|then|so|and|eventually|officially)\s+)*(?:moved|relocated|started|starting|began|switched"
     r"|swapped|changed|joined|quit|left|got|bought|adopted|gave|upgraded|replaced|ditched|traded|transferred|retrained"
