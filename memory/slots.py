@@ -278,6 +278,19 @@ SLOTS: tuple[Slot, ...] = (
         cue_phrases=("cuts my hair", "cut my hair", "does my hair", "do my hair", "cutting my hair"),
     ),
     Slot(
+        "eyewear",  # how the user sees well, and where they get it: "do i still wear glasses?", "我现在一般在哪配眼镜"
+        cues_en=_words("glasses specs spectacles contacts lasik optician opticians optometrist eyewear varifocals"
+                       " bifocals"),
+        cues_zh=_words("眼镜 隐形 框架 近视手术 激光手术 飞秒 验光 美瞳 角膜塑形 OK镜"),
+        cue_phrases=("contact lenses", "contact lens", "eye test", "laser eye"),
+    ),
+    Slot(
+        "heating",  # what heats the user's home: "do we still have a gas boiler?", "家里现在用的是地暖吗"
+        cues_en=_words("boiler heating radiators"),
+        cues_zh=_words("暖气 地暖 锅炉 壁挂炉 供暖 采暖"),
+        cue_phrases=("heat pump", "heat our", "heat my", "heat the house"),
+    ),
+    Slot(
         "childcare",  # who looks after the user's child: "who's looking after my daughter during the week now?"
         cues_en=_words("childcare nursery daycare childminder nanny babysitter preschool creche kindergarten"),
         cues_zh=_words("托班 托儿所 托育 幼儿园 保姆 育儿嫂 带娃 看孩子 带孩子 托管 晚托 哪个园 什么园 转园"),

@@ -502,6 +502,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # failed its MOT") or as the first EV; overtime at a place is work there ("今天又在字节加班到十点"); a sport given up
     # ("hung up the boots for good")
     ("m063_statement_marks", m008_statement_marks),
+    ("m064_statement_marks", m008_statement_marks),
 ]
 
 

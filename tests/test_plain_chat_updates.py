@@ -70,6 +70,14 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("车险一直是平安的，理赔挺快", "§insurer"),  # the thing first, what it has always been
     ("今年车险续的人保，比去年便宜了八百多", "§insurer"),  # renewed with
     ("每天至少两杯美式，不喝就没精神", "§drink_preference"),  # a habit by its rate
+    ("long week as a teaching assistant at oakfield primary, year 2 were feral", "§occupation"),  # a stretch of work
+    ("another rough shift as a ward clerk, so much admin", "§occupation"),
+    ("on giffgaff now, the 15gb goodybag for a tenner", "§mobile_network"),  # what the user is on, "I'm" dropped
+    ("my brother finally talked me into voxi 🙄 sim came today", "§mobile_network"),  # the user's choice at last
+    ("did my first saturday shift at st mark's food bank, knackered but happy", "§volunteering"),  # done, not asked
+    ("开的还是那辆二手卡罗拉，油耗倒是挺省的", "§car"),  # still driving it
+    ("房东要卖房 只能又搬😑 这次在闵行七宝那边租了个两室", "§home_location"),  # this time, the user again
+    ("之前那个老师回老家了 现在找小林剪 就公司楼下那家", "§barber"),  # who cuts the user's hair now
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -86,6 +94,8 @@ def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     ("flight landed in denver at 6, straight to the hotel", "§home_location"),  # a landing is no home
     ("off to cricket practice with my son, he wants a new bat", "§mobile_network"),  # the game
     ("my phone plan is way too expensive, might switch", "§phone_model"),  # the plan is the network's
+    ("my cat keeps knocking wine glasses off the counter at 3am", "§eyewear"),  # glasses one drinks from
+    ("can you clean a combi oven with vinegar?", "§heating"),  # a question tells nothing
 ])
 def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
     assert mark not in statement_marks(text)

@@ -299,6 +299,12 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m063_statement_marks", "picked up the MG4 today!! first EV", "§car"),  # the first EV
     ("m063_statement_marks", "今天又在字节加班到十点", "§employer"),  # overtime at a place
     ("m063_statement_marks", "hung up the boots for good after the shoulder thing", "§hobby~no"),  # a sport given up
+    ("m064_statement_marks", "long week as a teaching assistant at oakfield primary", "§occupation"),  # a work stretch
+    ("m064_statement_marks", "on giffgaff now, the 15gb goodybag for a tenner", "§mobile_network"),  # "I'm" dropped
+    ("m064_statement_marks", "had lasik done on friday!! dont need specs at all anymore", "§eyewear"),  # a new slot
+    ("m064_statement_marks", "boiler's GONE, the heat pump went in yesterday", "§heating"),  # a new slot
+    ("m064_statement_marks", "开的还是那辆二手卡罗拉，油耗倒是挺省的", "§car"),  # still driving it
+    ("m064_statement_marks", "之前那个老师回老家了 现在找小林剪", "§barber"),  # who cuts the user's hair
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])
@@ -323,6 +329,9 @@ def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_p
     ("m057_statement_marks", "朋友拉我去了东四一个酒吧的麦 以后就在那儿演了", "§others"),  # along
     ("m057_statement_marks", "老公生日送了我一台咖啡机 现在天天用", "§others"),  # what someone gave the user
     ("m063_statement_marks", "游泳卡退了 剩下几个月转给同事了", "§asks"),  # 剩下几个 counts what is left
+    ("m064_statement_marks", "my brother finally talked me into voxi, sim came today", "§others"),  # the user's choice
+    ("m064_statement_marks", "房东要卖房 只能又搬 这次在闵行七宝那边租了个两室", "§others"),  # this time, the user's news
+    ("m064_statement_marks", "did my first saturday shift at st mark's food bank, knackered", "§questions"),  # told
 ])
 def test_a_message_stored_before_a_statement_marks_migration_loses_a_mark_it_no_longer_has(tmp_path, migration, text,
                                                                                           mark):

@@ -345,7 +345,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     _zh("occupation", rf"{_ZI}{_ZADV}(?:自己)?(?:开了|开)(?:一家|一间|家|间|个|一个)(?P<v>.{{1,10}}?(?:店|馆|铺|公司|工作室|餐厅|诊所|民宿|超市))"),
     # a bare 开 drives only when no other word starts with it (开春, 开学, 开会, 开车去…)
     # not what is opened: "开了爱奇艺年卡会员", "开了张招行的卡", "医生给我开了点药"
-    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的是|开着一辆|买了一辆|换了一辆|开(?![春学会始心门玩放展业发工车])"
+    _zh("car", rf"我{_ZADV}(?:开一辆|开的是一辆|开的还是|开的是|开着一辆|买了一辆|换了一辆|开(?![春学会始心门玩放展业发工车])"
                rf"(?!了?[^，。,！？\s]{{0,10}}?(?:会员|卡|账户|账号|药|空调|发票|证明|单子)))(?P<v>.{{2,20}}?)"),
     _zh("hobby", rf"我{_ZADV}(?:迷上了|爱上了|喜欢上了|开始学|在学(?![校院堂生]))(?P<v>.+?)"),
     _zh("home_move", rf"{_ZI}{_ZADV}(?:举家|全家|一家人)?(?:迁到了|迁到|迁居|移居到?|搬回了?|回到了?)(?P<v>.+?)(?:定居|生活|住)?了?"),
@@ -517,17 +517,18 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we'v
 # living somewhere from a time on ("现在住", "上个月起就住"), not a stay ("住院", "住酒店")
 _ZH_LIVES_SINCE = r"(?:现在|目前|如今|最近|起|开始|以来)(?:就|都|还|也|一直)?住(?!院|酒店|宾馆|民宿|一晚|几天|哪|得)"
 _ZH_DROPPED_SUBJECT = re.compile(
-    r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?)?"
+    r"(?:^|[。！？，,\s～~…]\s*)(?:[\u4e00-\u9fff\d]{0,6}?(?:前|以来|月|周|年|天|阵子|段时间|春|夏|秋|冬|初|底|末|早上|晚上|上午|下午|中午|现在|最近|如今|目前|后来|(?<=[年节假业])后)[，,]?"
+    r"|(?:这|那)次|这回)?"
     r"(?:家里|家里又|我们家)?(?:也|都|又|就|已经|终于|干脆|刚刚?|才|还|新|后来|于是|所以|结果|最后|最终|彻底|正式|顺手|顺便){0,2}(?:跟着)?(?:搬到|搬去|搬回|搬家|搬完|搬好|搬了(?![吗么没])|骑着?|坐|挤|搭|乘|开车|打车|走路|换了|换成|改成|改去|改开|改用|改订|改喝|改吃|从[\u4e00-\u9fff]{1,10}?回来|跳槽|辞职|辞掉|离职|入职|加入了|开始|养了|领养"
     r"|携号转网|把(?=[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:换|改|转|卖|退|卸|送|戒|搬|办))"
     r"|买了|入手了|新买的|刚买的|卖了|转学|转行|考上|迷上|爱上|戒了|戒掉|戒烟|戒酒|戒(?=[\u4e00-\u9fffA-Za-z]{1,4}(?:第|已经|快)?[\d一二三四五六七八九十百两]+(?:天|周|个月))|不再|没碰|没抽|没沾|在学|当上|成了|开了一家|迁到|改坐|改骑|调回|调到|调去|轮转到|住在|住到|住回|落脚在"
-    r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|加班|工作)"  # "在上海静安租了个一室户": where, then the verb
+    r"|在[\u4e00-\u9fff]{1,8}?(?:租了|住了|安家|定居|落脚|上班|加班|工作|配了|配的)"  # "在上海静安租了个一室户": where, then the verb
     r"|(?:接|抱|带|捡)了一?只(?=[\u4e00-\u9fff]{0,3}?" + _PET_ZH + r"回家)"  # "接了只柯基回家": a pet brought home
     r"|遛(?:完|了)(?!" + _NO_DOG_WALKED + r")(?=[\u4e00-\u9fff]{1,3}?回来)"  # "刚遛完豆包回来": a dog walked
     r"|在做(?!什么|啥)"  # "最近在做心理咨询"
-    r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
-    # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了"
-    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|出掉了|出手了|转掉了|戒了|不学了|不练了|不弹了|送人了"
+    r"|(?:和|跟)[\u4e00-\u9fff]{1,4}在一起|分手|分了|离婚|结婚|约会|办了|装了|开通了|续了|续费了|携转|提车|(?:开|用|骑|戴|住)了[\d一二三四五六七八九十两几半]+年|开了个|开了张|注册了|报了|订了|提了|只能|只好|投奔|转粉|入坑|入了|用的还是|还在用|开的还是|还在开|找(?=[\u4e00-\u9fffA-Za-z]{1,4}?剪(?![刀纸辑片子视]))|转到|换到|没续|不续了|当(?=" + _ZH_JOB + r")|去[\u4e00-\u9fffA-Za-z0-9]{1,8}?当(?=" + _ZH_JOB + r"))"
+    # the thing first, as Chinese often puts it: "卡罗拉卖了", "奶茶戒了", "钢琴不学了", "全飞秒做完一个月了"
+    r"|(?:^|[。！？，,\s～~…]\s*)(?![他她你它])[\u4e00-\u9fffA-Za-z0-9]{1,8}?(?:卖了|卖掉了|做完了?|出掉了|出手了|转掉了|戒了|不学了|不练了|不弹了|送人了"
     r"|送走了|没了|不喝了|不开了|退了|退掉了|不干了|又抽(?:到|上|了)|分了|分手了|离婚了|不打了|不踢了|不去了|终于换了|换掉了|断了|卸载了|送给[^，,。\s]{1,4}养了"
     # "宽带转到联通了": the thing, then where it moved
     r"|(?:转到|换到|转去)[^，,。\s]{1,8}?了|携号转网了|携转了"
@@ -565,6 +566,7 @@ VERB_FIRST = re.compile(
     + r"|had to (?:switch|change|move|leave|quit|sell|give up|cancel|find)"
     r"|found (?:a|an|my) (?:new|different|better|cheaper|good|great)\b"  # "found a new guy tho, Marco's Cycle Garage"
     r"|found (?:someone|somebody) (?:new|else)\b"  # "marcus moved to austin 😭 found someone new thru the music shop"
+    r"|had (?:my |an? |the )?(?:[\w-]+ ){1,2}?done\b"  # "had lasik done on friday!!": a procedure the user went through
     r"|born and (?:raised|bred)|grew up)\b", re.I)
 # Any past-tense verb first says the same ("Cancelled PureGym and signed up at the climbing wall"), and
 # so does a negated or perfect verb with the subject dropped ("Haven't touched alcohol since March"), or what
@@ -576,28 +578,35 @@ _TELLING_VERB_FIRST = re.compile(
     r"|swimming|cooking|eating|drinking|smoking|vaping|saving|renting|commuting|dating|seeing|volunteering|coaching|practising"
     r"|practicing|taking|reading|writing)\b", re.I)
 # A milestone with the subject dropped is news about the user too: "Six months without a cigarette today!",
-# "First week at PwC done", "Two years sober".
+# "First week at PwC done", "Two years sober", and a stretch of work told by how it went ("long week as a teaching
+# assistant at oakfield primary", "another rough shift at the royal free").
 _MILESTONE = re.compile(
     r"^(?:(?:today|yesterday|it)\s*(?:was|is|'s)\s+)?"  # "today was day one at Skyscanner"
     r"(?:(?:just|finally|officially|now)\s+)*(?:(?:day|week|month)\s+(?:one|\d+)|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
-    r"(?:day|week|month|shift|year|session|class|lesson|appointment))\s+(?:without|with no|with zero|no|[a-z]+[- ]free|sober|clean|off"
+    r"(?:day|week|month|shift|year|session|class|lesson|appointment)"
+    r"|(?:(?:a|another|one)\s+)?(?:(?:really|very|so|super)\s+)?(?:long|busy|hard|tough|rough|hectic|crazy|mad|brutal|exhausting"
+    r"|quiet|slow|good|great|fun|full-on)\s+(?:day|week|shift|month|term|night)(?=\s+(?:as|at|in)\b)"
+    r")\s+(?:without|with no|with zero|no|[a-z]+[- ]free|sober|clean|off"
     r"|at|in|into|as|with)\b", re.I)
 # A thing of the user's that changed, its "my" dropped: "car insurance renewed with Geico", "building got sold last
-# month", "keys handed back", "lease renewed for another year" (not "marco moved to florida": a thing, not a name)
+# month", "keys handed back", "lease renewed for another year", "boiler's GONE" (not "marco moved to florida": a thing,
+# not a name)
 _THING_FIRST = re.compile(
     r"^(?:the\s+|our\s+)?(?:[a-z-]+\s+){0,2}?(?:insurance|policy|lease|contract|plan|membership|subscription|broadband"
-    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys|dose|dosage|prescription)"
-    r"\s+(?:just\s+|finally\s+|officially\s+)?"
-    r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+|has\s+)?(?:renewed|sold|switched|moved|changed|cancell?ed|transferred"
+    r"|internet|building|flat|apartment|house|car|phone|rent|landlord|mortgage|account|keys|dose|dosage|prescription"
+    r"|boiler|heat pump)"
+    r"(?:\s+|['’]s\s+)(?:just\s+|finally\s+|officially\s+)?"
+    r"(?:got\s+|was\s+|is\s+|has been\s+|been\s+|has\s+)?(?:gone|went in|(?:ripped|taken) out|fitted|installed"
+    r"|renewed|sold|switched|moved|changed|cancell?ed|transferred"
     r"|upgraded|ported|went up|goes up|gone up|went down|goes down|gone down|increased|doubled|halved|upped|lowered"
     r"|reduced|taken over|bought|handed (?:back|over|in)|collected|picked up)\b"
     # a car by its model, through its yearly test: "the old Golf failed its MOT again"
     r"|^(?:the|our)\s+(?:[\w-]+\s+){1,2}?(?:just\s+)?(?:failed|passed)\s+(?:its|her|his)\s+mot\b", re.I)
-# What came for the user, its "my" or "the" first: "ok the iPhone 15 arrived today!!!", "my new Kindle came" (not "the
-# weather arrived late")
-_ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|the\s+new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))(?:[\w+-]+\s+){0,3}?"
+# What came for the user, its "my" or "the" first or new: "ok the iPhone 15 arrived today!!!", "my new Kindle came",
+# "new glasses came in!" (not "the weather arrived late")
+_ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|(?:the\s+)?new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))(?:[\w+-]+\s+){0,3}?"
                       r"(?:arrived|came|got delivered|was delivered|showed up)\b", re.I)
 # One of the user's people named, the "my" dropped: "dentist is Dr. Lindqvist over on Harbor Rd", "new GP's Dr Okafor"
 _ROLE_FIRST = re.compile(
@@ -622,6 +631,8 @@ _HABIT_FIRST = re.compile(r"^(?:(?:still|now|just|mostly)\s+)*(?:been (?!\w+ing\
                           rf"|(?:[a-z-]+ )?[a-z-]+ life(?=\s*$|\s*[!.,;:…]|\s+[{EMOJI}])"
                           # "going to fade factory on the high st now": where the user goes these days
                           r"|going (?:to|with) [^,.;!?]{1,40}?\b(?:now|these days|nowadays|instead)"
+                          # "on giffgaff now, the 15gb goodybag": what the user is on, "I'm" dropped
+                          r"|on (?!(?:my|the) way\b)[^,.;!?]{1,30}?\b(?:now|these days|nowadays|instead)"
                           # "having a ciggie on the balcony": a smoke, the subject dropped
                           r"|having (?:a|my) (?:quick |crafty |cheeky )?(?:ciggie|ciggy|cig|cigarette|smoke|fag|vape)"
                           # "fully vegan as of jan 1st", "officially teetotal!": a state, "I'm" dropped
@@ -890,7 +901,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|chevrolet|lexus|jaguar|suzuki|mitsubishi|vauxhall|rivian"
             r"|" + CAR_MODELS + r")\w*"  # a model no other thing is called: "my old Corolla hit 200k miles today"
             r"(?! (?:insurance|loan|payment|wash|park|keys?|seats?)\b))\b",
-            r"开一辆|开的是|买了一辆|换了一辆|我的车|提车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废|出手)"
+            r"开一辆|开的是|开的还是|开着(?:那|这|一)辆|买了一辆|换了一辆|我的车|提车|(?:那|这)辆[^，。,]{0,10}开了|(?:^|把)车(?:已经|早就)?(?:卖|送人|报废|出手)"
             r"|卖了车|没有?车了|不开车了"),
     "commute": (r"\b(?:commut\w*|(?:get|take|catch|ride|hop on) (?:the |a )?(?:bus|train|tram|tube|metro|ferry|subway)"
                 r"(?: in| to work)?|(?:get|go|travel|cycl|bik|walk|driv|rid|run|scoot)\w* (?:it |her |him |my [\w-]+ )?(?:in )?"
@@ -952,7 +963,18 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"|haircut|got (?:a|my) (?:cut|fade|trim|haircut)|does (?:\w+ )?(?:tapers|fades|cuts|line-?ups)|tapers?"
                # a barber's by its kind of name: "fade factory", "kings clippers", "blade room"
                r"|(?:fade|clipper|blade)s? (?:factory|house|lab|co|bar|room|club|studio|kings?|masters?)|[a-z]+ (?:fades|clippers))\b",
-               r"理发|剪头|剪发|发型师|理发店|托尼老师|Tony老师"),
+               # "现在找小林剪": who the user goes to for a cut
+               r"理发|剪头|剪发|发型师|理发店|托尼老师|Tony老师|找[\u4e00-\u9fffA-Za-z]{1,4}?剪(?![刀纸辑片子视])"),
+    # how the user sees well, and where they get it: "new glasses came in! tortoiseshell Ray-Ban frames", "had lasik
+    # done on friday", "开始戴隐形了", "这次就在明目视光配的" (not wine glasses, phone contacts or a hidden cost)
+    "eyewear": (r"\b(?:(?<!wine )(?<!shot )(?<!pint )(?<!beer )(?<!drinking )(?<!champagne )(?<!magnifying )(?<!safety )glasses"
+                r"|specs|spectacles|contact lens(?:es)?|(?:my|wear|wearing|daily|monthly|new|in) contacts|lasik|laser eye"
+                r"|optician\w*|optometrist|varifocals|bifocals|eye test|(?:glasses|lens|lenses) prescription)\b",
+                r"眼镜(?!蛇|猴)|隐形(?!冠军|贫困|富豪|成本|消费|收入|的)|框架眼镜|戴回框架|近视手术|激光手术|飞秒|验光|美瞳|角膜塑形|OK镜"
+                r"|配了副"),
+    # what heats the user's home: "our worcester bosch combi is banging again", "the heat pump went in"
+    "heating": (r"\b(?:boiler|combi|heat pump|central heating|storage heaters?|underfloor heating)\b",
+                r"暖气|地暖|锅炉|壁挂炉|供暖|采暖"),
     # who looks after the user's child: "starts at little acorns nursery", "she's at her grandma's on weekdays now",
     # "孩子送托班了", "现在奶奶带"
     "childcare": (r"\b(?:nursery|nurseries|day ?care|childminder|child-minder|nanny|au pair|pre-?school|kindergarten|creche|montessori"
@@ -1000,7 +1022,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|for (?:her|his|their|its) (?:shots|jabs|boosters?|vaccinations?|annual check-?up))\b(?!-)",
             r"兽医|宠物医院|动物医院"),
     # where the user gives time: "volunteering at the Eastside Food Bank", "not doing the food bank anymore"
-    "volunteering": (r"\b(?:volunteer\w*|food ?bank|soup kitchen|(?:animal|dog|cat) shelter|humane society|charity shop"
+    "volunteering": (r"\b(?:volunteer\w*|food ?banks?|food pantry|community (?:larder|pantry|fridge)|soup kitchen|(?:animal|dog|cat) shelter|humane society|charity shop"
                      r"|hospice)\b",
                      r"志愿者|做志愿|志愿服务|义工|公益"),
     # who brings the internet into the home: "fibre with BT", "家里装了电信的宽带", "宽带转到联通了"
@@ -1034,7 +1056,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile )?(?:carrier|network|provider)"
                        r"|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
-                       r"|(?:on|with|to|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
+                       r"|(?:on|with|to|into|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|携转|把号[^，。,！？\s]{0,4}转|手机套餐|话费|(?:中国)?(?:移动|联通|电信)[^，。,！？\s]{0,6}?(?:卡|套餐|号)"
                        r"|(?:号|卡)(?:码)?(?:是|用的?是?)(?:中国)?(?:移动|联通|电信)|" + _ZH_CARRIER_SWITCH.pattern),

@@ -118,13 +118,17 @@ _USERS_PEOPLE_ZH = "爸妈哥姐弟妹舅姨姑叔婶爷奶姥外老儿女孩闺
 # UV-10"
 _GOT_THE_USER = re.compile(r"给我(?:换|买|配|装|办|订|报)了|送了我(?![" + _USERS_PEOPLE_ZH + r"们])"
                            r"|\b(?:got|bought|surprised|gifted) me (?:w/ |with )?(?:a|an|the|my)\b", re.I)
-# someone who took the user along (and it was done) or signed them up, in any clause: the user's own too
+# what someone talked the user into, the user's own choice at last: "my brother finally talked me into voxi"
+_TALKED_INTO = re.compile(r"\b(?:talked|convinced|persuaded) me (?:into|to)\b", re.I)
+# someone who took the user along (and it was done), signed them up or talked them into it, in any clause: the user's
+# own too
 # ("朋友拉我去了鼓楼那边一个livehouse的麦", "我妈…拉着我一块携号转网去广电了", "mom added me to her family plan on Visible"); not an
 # invitation ("闺蜜…天天拉我去 我还在犹豫"), one of the user's people taken along ("拉着我舅喝") or a favour once ("she roped me
 # into carrying drywall one time")
 _TOOK_THE_USER_ALONG = re.compile(r"(?:拉着?|带着?|(?:叫|喊)上)我(?![" + _USERS_PEOPLE_ZH + r"表堂])"
                                   r"[^，。,！？\s]{0,10}?了"
-                                  r"|\b(?:added|signed) me (?:up )?(?:to|onto|on|for)\b", re.I)
+                                  r"|\b(?:added|signed) me (?:up )?(?:to|onto|on|for)\b"
+                                  r"|" + _TALKED_INTO.pattern, re.I)
 
 
 def says_of_user(clause: str) -> bool:
@@ -137,6 +141,8 @@ def someone_elses(clause: str) -> set[str] | None:
     is its subject ({"partner"} for "My boyfriend Marco keeps stealing the duvet", none for "My sister's on keto").
     "My wife and I moved to Leeds" is the user's own."""
     stripped = clause.strip()
+    if _TALKED_INTO.search(stripped):  # "my brother talked me into voxi": the user's own
+        return None
     if _ON_BEHALF.search(stripped):  # "asking for my mum who still lives up there": her home, not the user's
         return set()
     m = _OTHER_SUBJECT_EN.match(stripped)

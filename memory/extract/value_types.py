@@ -138,6 +138,14 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
         r"瑜伽|跑步|游泳|滑雪|围棋|象棋|钓鱼|爬山|徒步|摄影|画画|书法|羽毛球|篮球|足球|网球|乒乓球|健身|骑行|烘焙|冲浪"
         r"|跳舞|攀岩|露营|飞盘|滑板|剧本杀|桌游|插花|编织|陶艺|拳击|太极|广场舞|马拉松"
         r"|排球|橄榄球|高尔夫|壁球|匹克球|台球|保龄球|跆拳道|柔道|击剑|潜水|皮划艇|桨板|划船"),
+    "heating": (
+        r"boiler|combi|combi boiler|gas boiler|oil boiler|heat pump|storage heater|underfloor heating|central heating"
+        r"|worcester bosch|vaillant|baxi|viessmann|log burner|wood burner",
+        r"暖气|地暖|锅炉|壁挂炉|集中供暖|电暖器"),
+    "eyewear": (
+        r"glasses|specs|spectacles|contact lens|contact lenses|contacts|lasik|varifocals|bifocals|monthlies|dailies"
+        r"|ray-?bans?",
+        r"眼镜|隐形|框架|月抛|日抛|年抛|美瞳|OK镜|角膜塑形"),
 }
 _PATTERNS = {name: (re.compile(rf"{_B}(?:{en}){_E}{_NOT_MODIFIER}", re.I), re.compile(zh))
              for name, (en, zh) in VALUE_NOUNS.items()}
