@@ -503,6 +503,7 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # ("hung up the boots for good")
     ("m063_statement_marks", m008_statement_marks),
     ("m064_statement_marks", m008_statement_marks),
+    ("m065_one_word_form", m012_one_word_form),
 ]
 
 

@@ -474,7 +474,9 @@ def test_latin_letters_with_marks_are_the_same_words_without_them() -> None:
     ("Organised the neighbourhood BBQ at the theatre", "organized neighborhood barbecue theater"),
     ("bday pics from the uni convo", "birthday pictures university conversation"),
     ("see u tmrw, appt with Dr Patel in 5 mins", "tomorrow appointment doctor Patel minutes"),
-    ("my mum's favourites", "mom favorites"),
+    ("my mum's favourites", "mother favorites"),
+    ("mom and daddy", "mother father"),  # the user's own people by any of their names
+    ("my dad's mam", "father mother"),
     ("grandpa got us season tix", "grandfather tickets"),
     ("granny and gramps", "grandmother grandfather"),
 ])

@@ -144,6 +144,9 @@ def test_words_with_marks_stored_before_m009_are_found_without_them(tmp_path):
      "got season tix ranger section 114", "got season ticket ranger section 114", "do I have season tickets?"),
     ("m061_one_word_form", "learnt my nonna's ragu recipe at last",
      "learnt nonna ragu recip last", "learnt grandmoth ragu recip last", "what did my grandmother teach me to cook?"),
+    ("m065_one_word_form", "posted mum's card early, her bday is the 14th of march",
+     "post mom card earli birthday 14th march", "post mother card earli birthday 14th march",
+     "when was my mother born?"),  # the user's own people by any of their names
 ])
 def test_words_stored_before_a_one_word_form_migration_are_found_in_that_form(tmp_path, migration, text, before,
                                                                               after, question):

@@ -4,7 +4,8 @@
 nor do "bday pics" and "birthday pictures". The forms are mapped after stemming, so every inflection a
 stem covers ("colours", "coloured") goes with it, and a stored token maps the same way as a new word
 (migration m012). Only forms with one meaning are listed: "hr" (hour or human resources), "mo", "prob"
-and "doc" are not; synonyms that are different words (mother/mom) are not either."""
+and "doc" are not; synonyms that are different words are not either, but for the names of the user's own people:
+"mum", "mom" and "mother" are one person, as "gran" and "grandmother" are."""
 from __future__ import annotations
 
 import re
@@ -40,7 +41,7 @@ SPELLINGS = {
     "paediatric": "pediatric", "paediatrician": "pediatrician", "orthopaedic": "orthopedic",
     "anaesthetic": "anesthetic", "oestrogen": "estrogen", "foetus": "fetus", "leukaemia": "leukemia",
     "gynaecologist": "gynecologist", "diarrhoea": "diarrhea", "counsellor": "counselor", "woollen": "woolen",
-    "artefact": "artifact", "mum": "mom", "maths": "math", "barbeque": "barbecue",
+    "artefact": "artifact", "maths": "math", "barbeque": "barbecue",
 }
 
 #: Grandparents by the word of the family's other language: "my babcia taught me to make pierogi".
@@ -68,7 +69,8 @@ SHORTHAND = {
     "insta": "instagram", "footy": "football", "footie": "football", "meds": "medication", "telly": "television",
     "tix": "tickets", "grandpa": "grandfather", "granddad": "grandfather", "grandad": "grandfather",
     "gramps": "grandfather", "grandma": "grandmother", "granny": "grandmother", "gran": "grandmother",
-    "nana": "grandmother",
+    "nana": "grandmother", "mum": "mother", "mom": "mother", "mam": "mother", "mommy": "mother", "mama": "mother",
+    "dad": "father", "daddy": "father",
     **GRANDPARENTS_BY_FAMILY_LANGUAGE,
 }
 
