@@ -78,6 +78,8 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
     ("开的还是那辆二手卡罗拉，油耗倒是挺省的", "§car"),  # still driving it
     ("房东要卖房 只能又搬😑 这次在闵行七宝那边租了个两室", "§home_location"),  # this time, the user again
     ("之前那个老师回老家了 现在找小林剪 就公司楼下那家", "§barber"),  # who cuts the user's hair now
+    ("我妈把我拉进她的联通亲情号了 一个月才29 哈哈 省钱", "§mobile_network"),  # taken along: the user's too
+    ("我妈把全家都转到联通了，连我的号也一起转了", "§mobile_network"),
 ])
 def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     assert mark in statement_marks(text)
@@ -96,6 +98,7 @@ def test_a_statement_typed_as_chat_is_marked_with_its_attribute(text, mark):
     ("my phone plan is way too expensive, might switch", "§phone_model"),  # the plan is the network's
     ("my cat keeps knocking wine glasses off the counter at 3am", "§eyewear"),  # glasses one drinks from
     ("can you clean a combi oven with vinegar?", "§heating"),  # a question tells nothing
+    ("同事送了我一包他家乡的特产 牛肉干 好吃", "§hometown"),  # a gift tells of the giver's home, not the user's
 ])
 def test_words_that_only_look_like_a_statement_are_not_marked(text, mark):
     assert mark not in statement_marks(text)

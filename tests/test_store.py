@@ -308,6 +308,7 @@ def test_a_message_about_someone_else_stored_before_m013_is_marked_as_such(tmp_p
     ("m064_statement_marks", "boiler's GONE, the heat pump went in yesterday", "§heating"),  # a new slot
     ("m064_statement_marks", "开的还是那辆二手卡罗拉，油耗倒是挺省的", "§car"),  # still driving it
     ("m064_statement_marks", "之前那个老师回老家了 现在找小林剪", "§barber"),  # who cuts the user's hair
+    ("m064_statement_marks", "我妈把我拉进她的联通亲情号了 一个月才29", "§mobile_network"),  # taken along
 ])
 def test_a_message_stored_before_a_statement_marks_migration_gets_its_mark(tmp_path, migration, text, mark):
     now, after = remarked(tmp_path, migration, text, lambda now: [w for w in now if w != mark])

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from . import statement_part
 from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, QUESTIONS_MARK, USERS_CHILD,
-                        WORKPLACE_PEOPLE, about_someone_else, says_of_user, someone_elses, speaks_only_of_them)
+                        WORKPLACE_PEOPLE, about_someone_else, includes_the_user, says_of_user, someone_elses,
+                        speaks_only_of_them)
 from .typos import typed_right
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
@@ -1155,7 +1156,8 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     # up going with sharp & co" tells no move of the user's
     clauses = _clauses(text if own or not news else " ".join(sentences[news[0]:]))
     # a statement only about someone else ("My brother just got a new job") is none of the user's
-    relations = [someone_elses(c) for c in clauses]
+    # what someone else did that took the user along is the user's too: "mom added me to her family plan on Visible"
+    relations = [None if includes_the_user(text) else someone_elses(c) for c in clauses]
     users = [c for c, relation in zip(clauses, relations) if relation != set()]
     if not users:
         return []

@@ -11,7 +11,8 @@ from .han import EMOJI, HAN
 from .word_forms import GRANDPARENTS_BY_FAMILY_LANGUAGE
 
 __all__ = ["ASKS_FIRST_MARK", "ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
-           "about_someone_else", "asks_their_name", "fact_marks", "introduces_by_name", "names_someone", "says_of_user",
+           "about_someone_else", "asks_their_name", "fact_marks", "includes_the_user", "introduces_by_name", "names_someone",
+           "says_of_user",
            "someone_elses", "someone_elses_attribute", "speaks_only_of_them", "users_kin_named"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
@@ -131,6 +132,18 @@ _TOOK_THE_USER_ALONG = re.compile(r"(?:拉着?|带着?|(?:叫|喊)上)我(?![" +
                                   r"|" + _TALKED_INTO.pattern, re.I)
 
 
+# the user taken along in someone else's doing: "我妈把我拉进她的联通亲情号了", "连我的号也一起转了"
+_THE_USER_INCLUDED_ZH = re.compile(r"把我(?:也)?(?:拉|带|加|转|拖|拽|接)(?:进|到|去|上|入|过)"
+                                   r"|连我(?:的[\u4e00-\u9fffA-Za-z]{1,3})?也")
+
+
+def includes_the_user(text: str) -> bool:
+    """Whether someone else's doing in a message took the user along or talked them into it: "mom added me to her
+    family plan on Visible", "my brother finally talked me into voxi", "我妈把全家都转到联通了，连我的号也一起转了". What it
+    changed is the user's as well (not what someone gave them: "同事送了我一包他家乡的特产" is the colleague's home)."""
+    return bool(_TOOK_THE_USER_ALONG.search(text) or _THE_USER_INCLUDED_ZH.search(text))
+
+
 def says_of_user(clause: str) -> bool:
     """Whether a clause reports what someone says of the user: "dr said we're bumping it up to 100mg"."""
     return bool(_SAYS_OF_USER.search(clause))
@@ -141,8 +154,6 @@ def someone_elses(clause: str) -> set[str] | None:
     is its subject ({"partner"} for "My boyfriend Marco keeps stealing the duvet", none for "My sister's on keto").
     "My wife and I moved to Leeds" is the user's own."""
     stripped = clause.strip()
-    if _TALKED_INTO.search(stripped):  # "my brother talked me into voxi": the user's own
-        return None
     if _ON_BEHALF.search(stripped):  # "asking for my mum who still lives up there": her home, not the user's
         return set()
     m = _OTHER_SUBJECT_EN.match(stripped)
@@ -183,7 +194,7 @@ def about_someone_else(text: str) -> bool:
     text = _REACTION_END.sub("", text)
     clauses = [c.strip() for c in _CLAUSE.split(text) if c.strip()]
     if (any(_USER_SUBJECT.match(c) or _USERS_OWN_NOW.search(c) for c in clauses[1:]) or _GOT_THE_USER.search(text)
-            or _TOOK_THE_USER_ALONG.search(text)):
+            or includes_the_user(text)):
         return False
     if _ON_BEHALF.search(text):
         return True
