@@ -587,8 +587,9 @@ _MILESTONE = re.compile(
     r"|twelve|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-\w+)?|a hundred|a few|several)\s+"
     r"(?:full\s+)?(?:days?|weeks?|months?|years?)|(?:my\s+)?(?:first|second|third|last)\s+(?:full\s+)?"
     r"(?:day|week|month|shift|year|session|class|lesson|appointment)"
-    r"|(?:(?:a|another|one)\s+)?(?:(?:really|very|so|super)\s+)?(?:long|busy|hard|tough|rough|hectic|crazy|mad|brutal|exhausting"
-    r"|quiet|slow|good|great|fun|full-on)\s+(?:day|week|shift|month|term|night)(?=\s+(?:as|at|in)\b)"
+    r"|(?:(?:a|another|one)\s+)?(?:(?:really|very|so|super)\s+)?"
+    r"(?:long|busy|hard|tough|rough|hectic|crazy|mad|brutal|exhausting|quiet|slow|good|great|fun|full-on)\s+"
+    r"(?:day|week|shift|month|term|night)(?=\s+(?:as|at|in)\b)"
     r")\s+(?:without|with no|with zero|no|[a-z]+[- ]free|sober|clean|off"
     r"|at|in|into|as|with)\b", re.I)
 # A thing of the user's that changed, its "my" dropped: "car insurance renewed with Geico", "building got sold last
@@ -607,7 +608,8 @@ _THING_FIRST = re.compile(
     r"|^(?:the|our)\s+(?:[\w-]+\s+){1,2}?(?:just\s+)?(?:failed|passed)\s+(?:its|her|his)\s+mot\b", re.I)
 # What came for the user, its "my" or "the" first or new: "ok the iPhone 15 arrived today!!!", "my new Kindle came",
 # "new glasses came in!" (not "the weather arrived late")
-_ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|(?:the\s+)?new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))(?:[\w+-]+\s+){0,3}?"
+_ARRIVED = re.compile(r"^(?:(?:my|our)\s+(?:new\s+)?|(?:the\s+)?new\s+|the\s+(?=(?-i:[\w+-]*[A-Z])))"
+                      r"(?:[\w+-]+\s+){0,3}?"
                       r"(?:arrived|came|got delivered|was delivered|showed up)\b", re.I)
 # One of the user's people named, the "my" dropped: "dentist is Dr. Lindqvist over on Harbor Rd", "new GP's Dr Okafor"
 _ROLE_FIRST = re.compile(
@@ -968,8 +970,9 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                r"理发|剪头|剪发|发型师|理发店|托尼老师|Tony老师|找[\u4e00-\u9fffA-Za-z]{1,4}?剪(?![刀纸辑片子视])"),
     # how the user sees well, and where they get it: "new glasses came in! tortoiseshell Ray-Ban frames", "had lasik
     # done on friday", "开始戴隐形了", "这次就在明目视光配的" (not wine glasses, phone contacts or a hidden cost)
-    "eyewear": (r"\b(?:(?<!wine )(?<!shot )(?<!pint )(?<!beer )(?<!drinking )(?<!champagne )(?<!magnifying )(?<!safety )glasses"
-                r"|specs|spectacles|contact lens(?:es)?|(?:my|wear|wearing|daily|monthly|new|in) contacts|lasik|laser eye"
+    "eyewear": (r"\b(?:(?<!wine )(?<!shot )(?<!pint )(?<!beer )(?<!drinking )(?<!champagne )(?<!magnifying )"
+                r"(?<!safety )glasses|specs|spectacles|contact lens(?:es)?"
+                r"|(?:my|wear|wearing|daily|monthly|new|in) contacts|lasik|laser eye"
                 r"|optician\w*|optometrist|varifocals|bifocals|eye test|(?:glasses|lens|lenses) prescription)\b",
                 r"眼镜(?!蛇|猴)|隐形(?!冠军|贫困|富豪|成本|消费|收入|的)|框架眼镜|戴回框架|近视手术|激光手术|飞秒|验光|美瞳|角膜塑形|OK镜"
                 r"|配了副"),
@@ -1023,7 +1026,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
             r"|for (?:her|his|their|its) (?:shots|jabs|boosters?|vaccinations?|annual check-?up))\b(?!-)",
             r"兽医|宠物医院|动物医院"),
     # where the user gives time: "volunteering at the Eastside Food Bank", "not doing the food bank anymore"
-    "volunteering": (r"\b(?:volunteer\w*|food ?banks?|food pantry|community (?:larder|pantry|fridge)|soup kitchen|(?:animal|dog|cat) shelter|humane society|charity shop"
+    "volunteering": (r"\b(?:volunteer\w*|food ?banks?|food pantry|community (?:larder|pantry|fridge)"
+                     r"|soup kitchen|(?:animal|dog|cat) shelter|humane society|charity shop"
                      r"|hospice)\b",
                      r"志愿者|做志愿|志愿服务|义工|公益"),
     # who brings the internet into the home: "fibre with BT", "家里装了电信的宽带", "宽带转到联通了"
@@ -1057,7 +1061,8 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                        r"|(?:is|'s) (?:now )?my (?:new )?(?:phone |mobile )?(?:carrier|network|provider)"
                        r"|(?:switched|moved|changed) (?:my )?(?:(?:phone|mobile) (?:network|carrier"
                        r"|provider|contract|plan|sim)|network|carrier|sim)s?|sim[- ]only|(?:phone|mobile) (?:contract|plan|bill)"
-                       r"|(?:on|with|to|into|joined) (?:" + _NETWORK + r")|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
+                       r"|(?:on|with|to|into|joined) (?:" + _NETWORK + r")"
+                       r"|\d+ ?gb (?:plan|data|sim|contract|a month|tariff)"
                        r"|(?:ditched|dumped|swapped|traded|left|dropped) [\w&-]+(?: [\w&-]+)? for (?:" + _NETWORK + r"))\b",
                        r"运营商|携号转网|携转|把号[^，。,！？\s]{0,4}转|手机套餐|话费|(?:中国)?(?:移动|联通|电信)[^，。,！？\s]{0,6}?(?:卡|套餐|号)"
                        r"|(?:号|卡)(?:码)?(?:是|用的?是?)(?:中国)?(?:移动|联通|电信)|" + _ZH_CARRIER_SWITCH.pattern),

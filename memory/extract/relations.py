@@ -11,8 +11,8 @@ from .han import EMOJI, HAN
 from .word_forms import GRANDPARENTS_BY_FAMILY_LANGUAGE
 
 __all__ = ["ASKS_FIRST_MARK", "ASKS_MARK", "CHILD_SCHOOL", "CHILD_WORD", "OTHERS_MARK", "PEOPLE_TOPICS", "QUESTIONS_MARK", "USERS_CHILD", "WORKPLACE_PEOPLE",
-           "about_someone_else", "asks_their_name", "fact_marks", "includes_the_user", "introduces_by_name", "names_someone",
-           "says_of_user",
+           "about_someone_else", "asks_their_name", "fact_marks", "includes_the_user", "introduces_by_name",
+           "names_someone", "says_of_user",
            "someone_elses", "someone_elses_attribute", "speaks_only_of_them", "users_kin_named"]
 
 #: The search token of a user's message about someone else (a question about the user weighs it less).
