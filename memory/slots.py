@@ -279,10 +279,12 @@ SLOTS: tuple[Slot, ...] = (
     ),
     Slot(
         "eyewear",  # how the user sees well, and where they get it: "do i still wear glasses?", "我现在一般在哪配眼镜"
-        cues_en=_words("glasses specs spectacles contacts lasik optician opticians optometrist eyewear varifocals"
-                       " bifocals"),
-        cues_zh=_words("眼镜 隐形 框架 近视手术 激光手术 飞秒 验光 美瞳 角膜塑形 OK镜"),
-        cue_phrases=("contact lenses", "contact lens", "eye test", "laser eye"),
+        # not "specs" (a laptop's), "contacts" (a phone's) or 框架 (a framework) on their own
+        cues_en=_words("glasses spectacles lasik optician opticians optometrist eyewear varifocals bifocals"),
+        cues_zh=_words("眼镜 戴隐形 戴的隐形 框架眼镜 近视手术 激光手术 飞秒 验光 美瞳 角膜塑形 OK镜"),
+        cue_phrases=("contact lenses", "contact lens", "eye test", "laser eye",
+                     *(f"{verb} {thing}" for verb in ("wear", "wearing", "in") for thing in ("contacts", "specs")),
+                     *(f"{thing} {asked}" for thing in ("contacts", "specs") for asked in ("am i", "do i"))),
     ),
     Slot(
         "heating",  # what heats the user's home: "do we still have a gas boiler?", "家里现在用的是地暖吗"

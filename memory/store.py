@@ -502,7 +502,12 @@ MIGRATIONS: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
     # failed its MOT") or as the first EV; overtime at a place is work there ("今天又在字节加班到十点"); a sport given up
     # ("hung up the boots for good")
     ("m063_statement_marks", m008_statement_marks),
+    # how the user sees (glasses, lenses, laser surgery) and heats their home are attributes; a stretch of work told by
+    # how it went ("long week as a teaching assistant at …"), "on giffgaff now", "had lasik done", "boiler's GONE" are
+    # news with the subject dropped; "did my first saturday shift" tells; what someone else did that took the user along
+    # is the user's ("我妈把我拉进她的联通亲情号了"); 开的还是那辆…, 这次在…租了, 找小林剪 are the user's own
     ("m064_statement_marks", m008_statement_marks),
+    # mum, mom and mother are one word in search, as are dad and father
     ("m065_one_word_form", m012_one_word_form),
 ]
 

@@ -3,6 +3,8 @@ they get them made) and what heats their home (a gas boiler, a heat pump), in En
 import pytest
 
 from memory.extract.attributes import statement_marks
+from memory.recall import _matching_attributes
+from memory.slots import SLOTS
 from tests.helpers import check_latest_first_and_earlier_behind, remember_daily, results_after_all
 
 
@@ -24,6 +26,20 @@ def engram(minilm_engram):  # the latest word's rules read MiniLM's cosines
 ])
 def test_how_the_user_sees_and_heats_their_home_is_marked(text, mark):
     assert mark in statement_marks(text)
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("do i wear specs or contacts?", True),
+    ("what contacts am i wearing now?", True),
+    ("我现在戴的隐形是啥牌子？", True),
+    ("我现在一般在哪配眼镜", True),
+    ("what are the specs of my laptop?", False),  # a laptop's specs
+    ("who are my emergency contacts?", False),  # a phone's contacts
+    ("我们公司用的什么前端框架", False),  # a framework
+])
+def test_a_question_asks_how_the_user_sees_by_words_of_sight_only(question, asks):
+    asked = _matching_attributes([slot.name for slot in SLOTS], set(question.lower().split()), question)
+    assert ("eyewear" in asked) is asks
 
 
 def test_a_question_about_glasses_now_is_answered_by_the_surgery_that_ended_them(engram):

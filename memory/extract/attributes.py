@@ -971,7 +971,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
     # how the user sees well, and where they get it: "new glasses came in! tortoiseshell Ray-Ban frames", "had lasik
     # done on friday", "开始戴隐形了", "这次就在明目视光配的" (not wine glasses, phone contacts or a hidden cost)
     "eyewear": (r"\b(?:(?<!wine )(?<!shot )(?<!pint )(?<!beer )(?<!drinking )(?<!champagne )(?<!magnifying )"
-                r"(?<!safety )glasses|specs|spectacles|contact lens(?:es)?"
+                r"(?<!safety )glasses|(?<!laptop )(?<!tech )(?<!technical )(?<!full )specs|spectacles|contact lens(?:es)?"
                 r"|(?:my|wear|wearing|daily|monthly|new|in) contacts|lasik|laser eye"
                 r"|optician\w*|optometrist|varifocals|bifocals|eye test|(?:glasses|lens|lenses) prescription)\b",
                 r"眼镜(?!蛇|猴)|隐形(?!冠军|贫困|富豪|成本|消费|收入|的)|框架眼镜|戴回框架|近视手术|激光手术|飞秒|验光|美瞳|角膜塑形|OK镜"

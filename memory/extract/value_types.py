@@ -145,7 +145,7 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
     "eyewear": (
         r"glasses|specs|spectacles|contact lens|contact lenses|contacts|lasik|varifocals|bifocals|monthlies|dailies"
         r"|ray-?bans?",
-        r"眼镜|隐形|框架|月抛|日抛|年抛|美瞳|OK镜|角膜塑形"),
+        r"眼镜|隐形(?!冠军|贫困|富豪|成本|消费|收入|的)|框架镜|月抛|日抛|年抛|美瞳|OK镜|角膜塑形"),
 }
 _PATTERNS = {name: (re.compile(rf"{_B}(?:{en}){_E}{_NOT_MODIFIER}", re.I), re.compile(zh))
              for name, (en, zh) in VALUE_NOUNS.items()}
