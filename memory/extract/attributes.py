@@ -17,6 +17,7 @@ from .relations import (ASKS_FIRST_MARK, ASKS_MARK, CHILD_SCHOOL, OTHERS_MARK, Q
                         WORKPLACE_PEOPLE, about_someone_else, includes_the_user, says_of_user, someone_elses,
                         speaks_only_of_them)
 from .typos import typed_right
+from .value_types import CONTACT_LENSES_ZH as _CONTACT_LENSES_ZH
 from .value_types import DIET as _DIET
 from .value_types import LANGUAGE as _LANGUAGE
 from .value_types import (CAR_MODELS, MODIFIED_HEADS, VALUE_NOUNS, acquired, held_classes, now_it_is, switch,
@@ -974,7 +975,7 @@ _STATEMENT_CUES: dict[str, tuple[str, str]] = {
                 r"(?<!safety )glasses|(?<!laptop )(?<!tech )(?<!technical )(?<!full )specs|spectacles|contact lens(?:es)?"
                 r"|(?:my|wear|wearing|daily|monthly|new|in) contacts|lasik|laser eye"
                 r"|optician\w*|optometrist|varifocals|bifocals|eye test|(?:glasses|lens|lenses) prescription)\b",
-                r"眼镜(?!蛇|猴)|隐形(?!冠军|贫困|富豪|成本|消费|收入|的)|框架眼镜|戴回框架|近视手术|激光手术|飞秒|验光|美瞳|角膜塑形|OK镜"
+                r"眼镜(?!蛇|猴)|" + _CONTACT_LENSES_ZH + r"|框架眼镜|戴回框架|近视手术|激光手术|飞秒|验光|美瞳|角膜塑形|OK镜"
                 r"|配了副"),
     # what heats the user's home: "our worcester bosch combi is banging again", "the heat pump went in"
     "heating": (r"\b(?:boiler|combi|heat pump|central heating|storage heaters?|underfloor heating)\b",
@@ -1162,7 +1163,7 @@ def statement_topics(text: str) -> list[tuple[str, bool]]:
     clauses = _clauses(text if own or not news else " ".join(sentences[news[0]:]))
     # a statement only about someone else ("My brother just got a new job") is none of the user's
     # what someone else did that took the user along is the user's too: "mom added me to her family plan on Visible"
-    relations = [None if includes_the_user(text) else someone_elses(c) for c in clauses]
+    relations = [None] * len(clauses) if includes_the_user(text) else [someone_elses(c) for c in clauses]
     users = [c for c, relation in zip(clauses, relations) if relation != set()]
     if not users:
         return []

@@ -119,29 +119,24 @@ _USERS_PEOPLE_ZH = "爸妈哥姐弟妹舅姨姑叔婶爷奶姥外老儿女孩闺
 # UV-10"
 _GOT_THE_USER = re.compile(r"给我(?:换|买|配|装|办|订|报)了|送了我(?![" + _USERS_PEOPLE_ZH + r"们])"
                            r"|\b(?:got|bought|surprised|gifted) me (?:w/ |with )?(?:a|an|the|my)\b", re.I)
-# what someone talked the user into, the user's own choice at last: "my brother finally talked me into voxi"
-_TALKED_INTO = re.compile(r"\b(?:talked|convinced|persuaded) me (?:into|to)\b", re.I)
-# someone who took the user along (and it was done), signed them up or talked them into it, in any clause: the user's
-# own too
-# ("朋友拉我去了鼓楼那边一个livehouse的麦", "我妈…拉着我一块携号转网去广电了", "mom added me to her family plan on Visible"); not an
-# invitation ("闺蜜…天天拉我去 我还在犹豫"), one of the user's people taken along ("拉着我舅喝") or a favour once ("she roped me
-# into carrying drywall one time")
+# someone who took the user along (and it was done), signed them up, took them into something of theirs or talked them
+# into it, in any clause: the user's own too ("朋友拉我去了鼓楼那边一个livehouse的麦", "我妈…拉着我一块携号转网去广电了", "mom added
+# me to her family plan on Visible", "我妈把我拉进她的联通亲情号了", "连我的号也一起转了", "my brother finally talked me into voxi");
+# not an invitation ("闺蜜…天天拉我去 我还在犹豫"), one of the user's people taken along ("拉着我舅喝") or a favour once ("she
+# roped me into carrying drywall one time")
 _TOOK_THE_USER_ALONG = re.compile(r"(?:拉着?|带着?|(?:叫|喊)上)我(?![" + _USERS_PEOPLE_ZH + r"表堂])"
                                   r"[^，。,！？\s]{0,10}?了"
+                                  r"|把我(?:也)?(?:拉|带|加|转|拖|拽|接)(?:进|到|去|上|入|过)"
+                                  r"|连我(?:的[\u4e00-\u9fffA-Za-z]{1,3})?也"
                                   r"|\b(?:added|signed) me (?:up )?(?:to|onto|on|for)\b"
-                                  r"|" + _TALKED_INTO.pattern, re.I)
-
-
-# the user taken along in someone else's doing: "我妈把我拉进她的联通亲情号了", "连我的号也一起转了"
-_THE_USER_INCLUDED_ZH = re.compile(r"把我(?:也)?(?:拉|带|加|转|拖|拽|接)(?:进|到|去|上|入|过)"
-                                   r"|连我(?:的[\u4e00-\u9fffA-Za-z]{1,3})?也")
+                                  r"|\b(?:talked|convinced|persuaded) me (?:into|to)\b", re.I)
 
 
 def includes_the_user(text: str) -> bool:
     """Whether someone else's doing in a message took the user along or talked them into it: "mom added me to her
     family plan on Visible", "my brother finally talked me into voxi", "我妈把全家都转到联通了，连我的号也一起转了". What it
     changed is the user's as well (not what someone gave them: "同事送了我一包他家乡的特产" is the colleague's home)."""
-    return bool(_TOOK_THE_USER_ALONG.search(text) or _THE_USER_INCLUDED_ZH.search(text))
+    return _TOOK_THE_USER_ALONG.search(text) is not None
 
 
 def says_of_user(clause: str) -> bool:

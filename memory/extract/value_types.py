@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BANK", "COWORKING", "DIET", "INSURER", "INSURER_ZH", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS",
+__all__ = ["BANK", "CONTACT_LENSES_ZH", "COWORKING", "DIET", "INSURER", "INSURER_ZH", "LANGUAGE", "MODIFIED_HEADS", "NAMED_VALUES", "NETWORK", "VALUE_NOUNS",
            "VALUE_VERBS", "Switch", "kinds_named", "kinds_that_left",
            "acquired", "held_classes", "now_it_is", "switch", "value_class", "value_classes"]
 
@@ -67,6 +67,9 @@ NAMED_VALUES = {name: re.compile(rf"\b(?:{words})(?!\w)", re.I)  # (?!\w): a nam
                                     ("commute", COMMUTE_MODE), ("streaming", STREAMING_SERVICE),
                                     ("barber", BARBER_SHOP), ("bank", BANK), ("insurer", INSURER),
                                     ("childcare", CHILDCARE), ("coworking", COWORKING))}
+
+# contact lenses, not what is unseen: "隐形眼镜", "戴隐形", not "隐形冠军", "隐形成本"
+CONTACT_LENSES_ZH = r"隐形(?!冠军|贫困|富豪|成本|消费|收入|的)"
 
 # English nouns (whole words, optional plural s) and Chinese substrings, per attribute class; the order
 # is the order of precedence when a phrase names values of two classes ("a tea shop job" is no drink).
@@ -145,7 +148,7 @@ VALUE_NOUNS: dict[str, tuple[str, str]] = {
     "eyewear": (
         r"glasses|specs|spectacles|contact lens|contact lenses|contacts|lasik|varifocals|bifocals|monthlies|dailies"
         r"|ray-?bans?",
-        r"眼镜|隐形(?!冠军|贫困|富豪|成本|消费|收入|的)|框架镜|月抛|日抛|年抛|美瞳|OK镜|角膜塑形"),
+        r"眼镜|" + CONTACT_LENSES_ZH + r"|框架镜|月抛|日抛|年抛|美瞳|OK镜|角膜塑形"),
 }
 _PATTERNS = {name: (re.compile(rf"{_B}(?:{en}){_E}{_NOT_MODIFIER}", re.I), re.compile(zh))
              for name, (en, zh) in VALUE_NOUNS.items()}
